@@ -1,0 +1,54 @@
+"""citecheck: verify that citations point at real sources, real places, and real words.
+
+>>> import citecheck
+>>> report = citecheck.verify('"The sky is blue" [[doc:L1]]', {"doc": "The sky is blue."})
+>>> report.passed
+True
+"""
+
+from citecheck._api import extract, locate, verify
+from citecheck.documents import Document, Page, Section, Segment, split_sources
+from citecheck.errors import (
+    BackendError,
+    CitecheckError,
+    ConfigError,
+    InputError,
+    LocationError,
+    MissingDependencyError,
+    SourceError,
+    UnknownBackendError,
+)
+from citecheck.locations import Location
+from citecheck.model import Citation, Evidence, Result, Span, Status
+from citecheck.report import Report
+from citecheck.verifier import Verifier
+
+__all__ = [
+    "BackendError",
+    "Citation",
+    "CitecheckError",
+    "ConfigError",
+    "Document",
+    "Evidence",
+    "InputError",
+    "Location",
+    "LocationError",
+    "MissingDependencyError",
+    "Page",
+    "Report",
+    "Result",
+    "Section",
+    "Segment",
+    "SourceError",
+    "Span",
+    "Status",
+    "UnknownBackendError",
+    "Verifier",
+    "__version__",
+    "extract",
+    "locate",
+    "split_sources",
+    "verify",
+]
+
+__version__ = "0.1.0"

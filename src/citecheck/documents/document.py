@@ -1,0 +1,342 @@
+"""A source document: its text, where its lines, pages, sections and timed segments are, and how
+a :class:`~citecheck.locations.Location` resolves to a span of it."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from os import PathLike
+from types import MappingProxyType
+from typing import Any, BinaryIO
+
+from citecheck.documents.structure import (
+    Page,
+    Section,
+    Segment,
+    find_line_starts,
+    find_pages,
+    find_sections,
+    line_count,
+    page_at,
+    slugify,
+)
+from citecheck.errors import InputError, LocationError, SourceError
+from citecheck.locations import Location
+from citecheck.model import Evidence, Span
+from citecheck.text import NormalizedText
+
+__all__ = ["Document"]
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A source that citations point into.
+
+    ``Document(id, text)`` finds ``[PAGE:N]`` markers and form feeds in ``text`` itself, and
+    Markdown headings when a section is asked for. Pages given explicitly (``from_pages``) and
+    timed segments (``from_transcript``) are kept as passed. Structure and the normalised text
+    are computed on first use and cached, so a document costs nothing until it is consulted.
+    """
+
+    id: str
+    text: str
+    metadata: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    pages: tuple[Page, ...] | None = field(default=None, kw_only=True)
+    segments: tuple[Segment, ...] = field(default=(), kw_only=True)
+    _cache: dict[str, Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not self.id.strip():
+            raise SourceError(f"a document id must be a non-empty string, got {self.id!r}")
+        if not isinstance(self.text, str):
+            raise SourceError(
+                f"document {self.id!r}: text must be str, got {type(self.text).__name__}"
+                + (" (decode bytes first)" if isinstance(self.text, bytes | bytearray) else "")
+            )
+        if self.metadata is None:
+            object.__setattr__(self, "metadata", {})
+        if not isinstance(self.metadata, Mapping):
+            raise SourceError(f"document {self.id!r}: metadata must be a mapping")
+        object.__setattr__(self, "metadata", MappingProxyType(dict(self.metadata)))
+        if self.pages is not None:
+            object.__setattr__(self, "pages", tuple(self.pages))
+            _check_ranges(self.id, "page", self.pages, len(self.text))
+        object.__setattr__(self, "segments", tuple(self.segments))
+        _check_ranges(self.id, "segment", self.segments, len(self.text))
+
+    # -- constructors ---------------------------------------------------------------------
+
+    @classmethod
+    def from_pages(
+        cls,
+        id: str,
+        pages: Sequence[str],
+        first_page: int = 1,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Document:
+        """One document from page texts; pages are numbered from ``first_page`` and joined by
+        form feeds, so offsets run through the whole document."""
+        texts = list(pages)
+        numbers = range(first_page, first_page + len(texts))
+        return cls.from_numbered_pages(id, zip(numbers, texts, strict=True), metadata)
+
+    @classmethod
+    def from_numbered_pages(
+        cls,
+        id: str,
+        pages: Iterable[tuple[int | None, str]],
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Document:
+        """One document from ``(page number, text)`` pairs, for numbering with gaps or jumps
+        (a printed numbering that starts mid-file). A page numbered ``None`` keeps its text
+        but cannot be cited by page (front matter labelled ``iii``)."""
+        records = []
+        texts = []
+        start = 0
+        for index, (number, page) in enumerate(pages):
+            if not isinstance(page, str):
+                raise SourceError(
+                    f"document {id!r}: page {index} is {type(page).__name__}, not str"
+                )
+            if number is not None:
+                records.append(Page(int(number), start, start + len(page)))
+            texts.append(page)
+            start += len(page) + 1
+        return cls(id, "\f".join(texts), metadata or {}, pages=tuple(records))
+
+    @classmethod
+    def from_pdf(
+        cls,
+        id: str,
+        source: str | PathLike[str] | bytes | BinaryIO,
+        *,
+        first_page: int | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Document:
+        """A PDF's text, page by page (needs the ``pdf`` extra: pypdf).
+
+        Pages are numbered by the PDF's own page labels when they are all numbers (so printed
+        page 12 is ``p12`` even when it is the 15th page of the file), else from ``first_page``
+        (default 1). Pass ``first_page`` to override the labels.
+        """
+        from citecheck.documents.pdf import read_pdf_pages
+
+        return cls.from_numbered_pages(id, read_pdf_pages(source, first_page), metadata)
+
+    @classmethod
+    def from_markdown(
+        cls, id: str, text: str, metadata: Mapping[str, Any] | None = None
+    ) -> Document:
+        """A Markdown document: its headings are sections (``sec-intro``, ``§ Methods``)."""
+        return cls(id, text, {"format": "markdown", **(metadata or {})})
+
+    @classmethod
+    def from_transcript(
+        cls,
+        id: str,
+        segments: Iterable[tuple[float, float, str]],
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Document:
+        """A transcript from ``(start_seconds, end_seconds, text)`` segments, one per line, so
+        ``2:15`` resolves to the segment spoken at that time."""
+        records = []
+        texts = []
+        start = 0
+        for index, item in enumerate(segments):
+            try:
+                begin, end, text = item
+                begin, end = float(begin), float(end)
+            except (TypeError, ValueError):
+                raise SourceError(
+                    f"document {id!r}: segment {index} must be (start_seconds, end_seconds, text)"
+                ) from None
+            if not isinstance(text, str):
+                raise SourceError(f"document {id!r}: segment {index} text is not a string")
+            records.append(Segment(begin, end, start, start + len(text)))
+            texts.append(text)
+            start += len(text) + 1
+        return cls(id, "\n".join(texts), metadata or {}, segments=tuple(records))
+
+    # -- structure ------------------------------------------------------------------------
+
+    def _cached(self, key: str, compute: Any) -> Any:
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    @property
+    def normalized(self) -> NormalizedText:
+        """The normalised text with its offset map (computed once)."""
+        result: NormalizedText = self._cached("normalized", lambda: NormalizedText.of(self.text))
+        return result
+
+    @property
+    def line_starts(self) -> list[int]:
+        result: list[int] = self._cached("lines", lambda: find_line_starts(self.text))
+        return result
+
+    @property
+    def line_count(self) -> int:
+        return line_count(self.text, self.line_starts)
+
+    @property
+    def page_list(self) -> tuple[Page, ...]:
+        """The pages, given or found in the text (empty when the document has none)."""
+        if self.pages is not None:
+            return self.pages
+        result: tuple[Page, ...] = self._cached("pages", lambda: find_pages(self.text))
+        return result
+
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """Markdown sections in document order."""
+        result: tuple[Section, ...] = self._cached("sections", lambda: find_sections(self.text))
+        return result
+
+    def line_at(self, offset: int) -> int:
+        """The 1-based line holding ``offset``."""
+        return bisect_right(self.line_starts, offset)
+
+    def page_at(self, offset: int) -> int | None:
+        return page_at(self.page_list, offset)
+
+    def section_at(self, offset: int) -> str | None:
+        """The title of the innermost section holding ``offset``."""
+        inside = [s for s in self.sections if s.start <= offset < s.end]
+        return max(inside, key=lambda s: s.level).title if inside else None
+
+    def evidence(
+        self,
+        start: int,
+        end: int,
+        score: float,
+        method: str,
+        scores: Mapping[str, float] | None = None,
+    ) -> Evidence:
+        """Evidence for ``text[start:end]``, annotated with its page, line and section."""
+        return Evidence(
+            source_id=self.id,
+            start=start,
+            end=end,
+            text=self.text[start:end],
+            score=score,
+            method=method,
+            page=self.page_at(start),
+            line=self.line_at(start),
+            section=self.section_at(start),
+            scores=scores or {},
+        )
+
+    # -- locations ------------------------------------------------------------------------
+
+    def resolve(self, location: Location | str) -> Span:
+        """The span a location covers; :class:`LocationError` when the document lacks it."""
+        if isinstance(location, str):
+            location = Location.parse(location)
+        kind = location.kind
+        if kind == "general":
+            return Span(0, len(self.text))
+        if kind == "chars":
+            return self._resolve_chars(location)
+        if kind == "lines":
+            return self._resolve_lines(location)
+        if kind == "pages":
+            return self._resolve_pages(location)
+        if kind == "section":
+            return self._resolve_section(location)
+        return self._resolve_time(location)
+
+    def _resolve_chars(self, location: Location) -> Span:
+        start, end = location.start or 0, location.end or 0
+        if end > len(self.text):
+            raise LocationError(
+                f"{self.id!r} has {len(self.text)} characters; "
+                f"{location.describe()} is past the end"
+            )
+        return Span(start, end)
+
+    def _resolve_lines(self, location: Location) -> Span:
+        count = self.line_count
+        first, last = location.start or 1, location.end or 1
+        if last > count:
+            raise LocationError(
+                f"{self.id!r} has {count} lines; {location.describe()} does not exist"
+            )
+        starts = self.line_starts
+        end = starts[last] - 1 if last < len(starts) else len(self.text)
+        if end > starts[first - 1] and self.text[end - 1] == "\r":
+            end -= 1
+        return Span(starts[first - 1], end)
+
+    def _resolve_pages(self, location: Location) -> Span:
+        pages = self.page_list
+        if not pages:
+            raise LocationError(
+                f"{self.id!r} has no page numbers; cannot resolve {location.describe()}"
+            )
+        by_number = {p.number: p for p in pages}
+        missing = [n for n in (location.start, location.end) if n not in by_number]
+        if missing:
+            numbers = [p.number for p in pages]
+            raise LocationError(f"{self.id!r} has no p. {missing[0]} (pages {_ranges(numbers)})")
+        covered = [p for p in pages if (location.start or 0) <= p.number <= (location.end or 0)]
+        return Span(min(p.start for p in covered), max(p.end for p in covered))
+
+    def _resolve_section(self, location: Location) -> Span:
+        section = self.find_section(location.name or "")
+        return Span(section.start, section.end)
+
+    def find_section(self, name: str) -> Section:
+        """The section a name points to: by slug (``intro`` or ``introduction``), by title, by
+        number (``3.2``), or by the first slug that starts with it."""
+        sections = self.sections
+        key = slugify(name)
+        folded = name.strip().casefold()
+        rules: tuple[Callable[[Section], bool], ...] = (
+            lambda s: key in (s.slug, s.bare_slug),
+            lambda s: s.title.casefold() == folded,
+            lambda s: s.title.casefold().startswith(folded + " ") and folded[:1].isdigit(),
+            lambda s: bool(key) and (s.slug.startswith(key) or s.bare_slug.startswith(key)),
+        )
+        for rule in rules:
+            for section in sections:
+                if rule(section):
+                    return section
+        known = ", ".join(repr(s.title) for s in sections[:10]) or "none"
+        raise LocationError(f"{self.id!r} has no section {name!r} (sections: {known})")
+
+    def _resolve_time(self, location: Location) -> Span:
+        if not self.segments:
+            raise LocationError(f"{self.id!r} has no timed segments; cannot resolve {location}")
+        first, last = float(location.start or 0), float(location.end or 0)
+        hit = [s for s in self.segments if s.start_seconds <= last and first <= s.end_seconds]
+        if not hit:
+            final = max(s.end_seconds for s in self.segments)
+            where = "past the end" if first > final else "in no segment"
+            raise LocationError(f"{location} is {where} of {self.id!r} (it runs to {final:g} s)")
+        return Span(min(s.start for s in hit), max(s.end for s in hit))
+
+
+def _check_ranges(
+    doc_id: str, what: str, records: Sequence[Page] | Sequence[Segment], size: int
+) -> None:
+    for record in records:
+        if not 0 <= record.start <= record.end <= size:
+            raise InputError(
+                f"document {doc_id!r}: {what} range {record.start}-{record.end} "
+                f"is outside its text of {size} characters"
+            )
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``[1, 2, 3, 7]`` → ``1-3, 7``."""
+    out: list[str] = []
+    for n in sorted(set(numbers)):
+        if out and n == int(out[-1].split("-")[-1]) + 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)

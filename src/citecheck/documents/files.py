@@ -1,0 +1,53 @@
+"""Documents from files; a document's id is its file name without the extension
+(``ctx-1.md`` → ``ctx-1``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from citecheck.documents.document import Document
+from citecheck.errors import SourceError
+
+__all__ = ["load_file", "load_paths"]
+
+_MARKDOWN = {".md", ".markdown"}
+
+
+def load_file(path: Path) -> Document:
+    """One file as a document: ``.pdf`` through pypdf, ``.md`` as Markdown, anything else as
+    UTF-8 text (a file that is not UTF-8 is a :class:`SourceError`, never a silent mangling)."""
+    suffix = path.suffix.lower()
+    if suffix == ".pdf":
+        return Document.from_pdf(path.stem, path, metadata={"path": str(path)})
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise SourceError(f"cannot read {path}: {exc.strerror}") from None
+    if suffix in _MARKDOWN:
+        return Document.from_markdown(path.stem, text, {"path": str(path)})
+    return Document(path.stem, text, {"path": str(path)})
+
+
+def load_paths(paths: Iterable[Path]) -> list[Document]:
+    """Documents from files and directories (a directory contributes its files, sorted, not
+    recursing). Two files with the same id are a :class:`SourceError`."""
+    documents: dict[str, Document] = {}
+    for path in paths:
+        if path.is_dir():
+            files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+        elif path.exists():
+            files = [path]
+        else:
+            raise SourceError(f"no such file or directory: {path}")
+        for file in files:
+            document = load_file(file)
+            if document.id in documents:
+                raise SourceError(
+                    f"two sources named {document.id!r}: {documents[document.id].metadata['path']} "
+                    f"and {file}"
+                )
+            documents[document.id] = document
+    return list(documents.values())

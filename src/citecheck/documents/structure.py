@@ -1,0 +1,139 @@
+"""The structure of a document's text: lines, pages, Markdown sections, timed segments.
+
+Each is a tuple of small frozen records with character offsets into the document text, found
+once and kept by the document. Page numbers are labels (a paper may start at page 208), never
+indexes.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from itertools import accumulate
+
+from citecheck.errors import InputError
+
+__all__ = [
+    "Page",
+    "Section",
+    "Segment",
+    "find_line_starts",
+    "find_pages",
+    "find_sections",
+    "slugify",
+]
+
+PAGE_MARKER = re.compile(r"\[PAGE[:\s]\s*(\d{1,9})\]", re.IGNORECASE)
+_HEADING_HINT = re.compile(r"^(?: {0,3}#{1,6}(?:[ \t]|$)| {0,3}(?:=+|-+)[ \t]*$)", re.MULTILINE)
+_LEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[ivxlc]+\.|[a-z]\.)\s+", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page: its printed number and its ``[start, end)`` range in the document text."""
+
+    number: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A Markdown section: heading title, slug, level, and the range from the heading to the
+    next heading of the same or a higher level (so subsections are inside their parent)."""
+
+    title: str
+    slug: str
+    level: int
+    start: int
+    end: int
+
+    @property
+    def bare_slug(self) -> str:
+        """The slug without a leading section number (``2-methods`` → ``methods``)."""
+        return slugify(_LEADING_NUMBER.sub("", self.title)) or self.slug
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A timed transcript segment: seconds from ``start_seconds`` to ``end_seconds`` and its
+    ``[start, end)`` range in the document text."""
+
+    start_seconds: float
+    end_seconds: float
+    start: int
+    end: int
+
+    def __post_init__(self) -> None:
+        if self.start_seconds < 0 or self.end_seconds < self.start_seconds:
+            raise InputError(
+                f"invalid segment times {self.start_seconds}-{self.end_seconds}: "
+                "times must be non-negative and end at or after they start"
+            )
+
+
+def slugify(title: str) -> str:
+    """A GitHub-style anchor: lowercase words joined by hyphens (``Related Work`` →
+    ``related-work``)."""
+    words = re.findall(r"\w+", title.casefold())
+    return "-".join(words)
+
+
+def find_line_starts(text: str) -> list[int]:
+    """Offsets where each line begins (line 1 at index 0)."""
+    return [0, *accumulate(len(line) + 1 for line in text.split("\n")[:-1])]
+
+
+def line_count(text: str, line_starts: list[int]) -> int:
+    """Lines in ``text``; a final newline does not open another line."""
+    if not text:
+        return 0
+    return len(line_starts) - (1 if text.endswith("\n") else 0)
+
+
+def find_pages(text: str) -> tuple[Page, ...]:
+    """Pages from ``[PAGE:N]`` markers (each page runs to the next marker) or, failing those,
+    from form feeds (numbered from 1). A text with neither has no pages."""
+    markers = list(PAGE_MARKER.finditer(text))
+    if markers:
+        bounds = [m.start() for m in markers[1:]] + [len(text)]
+        return tuple(
+            Page(int(m.group(1)), m.start(), end) for m, end in zip(markers, bounds, strict=True)
+        )
+    if "\f" in text:
+        pages = []
+        start = 0
+        for number, chunk in enumerate(text.split("\f"), start=1):
+            pages.append(Page(number, start, start + len(chunk)))
+            start += len(chunk) + 1
+        return tuple(pages)
+    return ()
+
+
+def page_at(pages: tuple[Page, ...], offset: int) -> int | None:
+    """The number of the page holding ``offset``, if any."""
+    index = bisect_right([p.start for p in pages], offset) - 1
+    if index >= 0 and pages[index].start <= offset < max(pages[index].end, pages[index].start + 1):
+        return pages[index].number
+    return None
+
+
+def find_sections(text: str) -> tuple[Section, ...]:
+    """Markdown headings (ATX and setext, not inside code) parsed with markdown-it-py."""
+    if not _HEADING_HINT.search(text):
+        return ()
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse(text)
+    line_starts = find_line_starts(text)
+    found: list[tuple[str, int, int]] = []
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map is not None:
+            title = tokens[index + 1].content.strip()
+            found.append((title, int(token.tag[1:]), line_starts[token.map[0]]))
+    sections = []
+    for i, (title, level, start) in enumerate(found):
+        end = next((s for _, lvl, s in found[i + 1 :] if lvl <= level), len(text))
+        sections.append(Section(title, slugify(title), level, start, end))
+    return tuple(sections)

@@ -1,0 +1,104 @@
+"""Quotes with an ellipsis (``...``, ``…``, ``[...]``) are matched as ordered fragments.
+
+Each fragment must be found after the previous one, within ``max_gap`` characters of it; the
+evidence runs from the first fragment's start to the last one's end. What the ellipsis left out
+is checked for negations, since eliding a "not" reverses a quote.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from citecheck.documents import Document
+from citecheck.meaning import elided_negations, meaning_differences
+from citecheck.model import Evidence, Span
+
+__all__ = ["FragmentMatch", "match_fragments", "split_fragments"]
+
+_ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[\s*\u2026\s*\]|\.\s?\.\s?\.|\u2026)\s*")
+_MAX_FIRST_CANDIDATES = 20
+
+Finder = Callable[[str, Document, Span], Sequence[Evidence]]
+
+
+def split_fragments(quote: str) -> list[str]:
+    """The non-empty pieces of a quote between ellipses (one piece when there is none)."""
+    return [piece for piece in (p.strip() for p in _ELLIPSIS.split(quote)) if piece]
+
+
+def has_ellipsis(quote: str) -> bool:
+    return len(split_fragments(quote)) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentMatch:
+    """The outcome of matching a quote's fragments in order.
+
+    ``evidence`` spans all fragments when every one was found (``parts`` holds each fragment's
+    own evidence); otherwise it is ``None`` and ``found`` says how many, in order, were.
+    ``differences`` names changes of meaning: in a fragment, or a negation the ellipsis left out.
+    """
+
+    total: int
+    found: int
+    evidence: Evidence | None
+    parts: tuple[Evidence, ...] = ()
+    differences: tuple[str, ...] = ()
+
+
+def match_fragments(
+    fragments: Sequence[str], document: Document, within: Span, find: Finder, max_gap: int
+) -> FragmentMatch:
+    """Find ``fragments`` in order inside ``within``; ``find`` is the matcher cascade."""
+    best_found = 0
+    for first in list(find(fragments[0], document, within))[:_MAX_FIRST_CANDIDATES]:
+        chain = [first]
+        for fragment in fragments[1:]:
+            window = Span(
+                chain[-1].end, min(within.end, chain[-1].end + max_gap + 2 * len(fragment))
+            )
+            hits = [
+                h for h in find(fragment, document, window) if h.start - chain[-1].end <= max_gap
+            ]
+            if not hits:
+                break
+            chain.append(hits[0])
+        best_found = max(best_found, len(chain))
+        if len(chain) == len(fragments):
+            return FragmentMatch(
+                len(fragments),
+                len(chain),
+                _join(chain, document),
+                tuple(chain),
+                _differences(fragments, chain, document),
+            )
+    return FragmentMatch(len(fragments), best_found, None)
+
+
+def _join(chain: list[Evidence], document: Document) -> Evidence:
+    lengths = [e.end - e.start for e in chain]
+    score = sum(e.score * n for e, n in zip(chain, lengths, strict=True)) / max(1, sum(lengths))
+    methods = {e.method for e in chain}
+    method = chain[0].method if len(methods) == 1 else "+".join(sorted(methods))
+    return document.evidence(
+        chain[0].start,
+        chain[-1].end,
+        round(score, 4),
+        method,
+        {"fragments": float(len(chain)), "fragment_score_min": min(e.score for e in chain)},
+    )
+
+
+def _differences(
+    fragments: Sequence[str], chain: list[Evidence], document: Document
+) -> tuple[str, ...]:
+    notes: list[str] = []
+    for fragment, part in zip(fragments, chain, strict=True):
+        if part.method != "exact":
+            notes.extend(meaning_differences(fragment, part.text))
+    for before, after in pairwise(chain):
+        notes.extend(elided_negations(document.text[before.end : after.start]))
+    return tuple(dict.fromkeys(notes))

@@ -1,0 +1,67 @@
+"""The exception tree.
+
+Every error citecheck raises on purpose derives from :class:`CitecheckError`, so callers can
+catch one class. Subclasses also derive from the matching built-in exception, so code written
+against ``ValueError`` or ``ImportError`` keeps working::
+
+    CitecheckError
+    ├── InputError (ValueError)             something the caller passed is malformed
+    │   ├── LocationError                   a location that cannot be parsed or does not exist
+    │   ├── SourceError                     sources that are not text, duplicate document ids, …
+    │   └── ConfigError                     an unknown or invalid option
+    ├── UnknownBackendError (LookupError)   no backend registered under that name
+    ├── MissingDependencyError (ImportError) an optional extra is not installed
+    └── BackendError                        a backend failed while working (never means "not found")
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BackendError",
+    "CitecheckError",
+    "ConfigError",
+    "InputError",
+    "LocationError",
+    "MissingDependencyError",
+    "SourceError",
+    "UnknownBackendError",
+]
+
+
+class CitecheckError(Exception):
+    """Root of every error citecheck raises on purpose."""
+
+
+class InputError(CitecheckError, ValueError):
+    """Something the caller passed is malformed; the message says what and where."""
+
+
+class LocationError(InputError):
+    """A location string cannot be parsed, or names a place the document does not have."""
+
+
+class SourceError(InputError):
+    """The sources are unusable: not text, duplicate ids, a key that disagrees with its document."""
+
+
+class ConfigError(InputError):
+    """An option is unknown or has an invalid value."""
+
+
+class UnknownBackendError(CitecheckError, LookupError):
+    """No backend is registered under the requested name; the message lists the known ones."""
+
+
+class MissingDependencyError(CitecheckError, ImportError):
+    """An optional dependency is missing; the message names the extra to install."""
+
+    def __init__(self, package: str, extra: str) -> None:
+        super().__init__(
+            f'{package!r} is not installed; install it with: pip install "citecheck[{extra}]"'
+        )
+        self.package = package
+        self.extra = extra
+
+
+class BackendError(CitecheckError):
+    """A backend failed while working. The verifier reports such citations as UNCHECKED."""

@@ -1,0 +1,26 @@
+"""Shared preparation of what matchers look for and where they look."""
+
+from __future__ import annotations
+
+from citecheck.documents import Document
+from citecheck.model import Span
+from citecheck.text import normalize
+
+_EDGE_PUNCTUATION = " \t.,;:!?\"'()[]-"
+
+
+def needle(query: str) -> str:
+    """The normalised query without edge punctuation: a quote's closing period or its quote
+    marks should not stop it from matching mid-sentence."""
+    return normalize(query).strip(_EDGE_PUNCTUATION)
+
+
+def normalized_region(document: Document, within: Span | None) -> tuple[int, int]:
+    """The normalised-text range covering ``within`` (the whole document when ``None``)."""
+    if within is None:
+        return 0, len(document.normalized)
+    return document.normalized.to_normalized(within.start, within.end)
+
+
+def is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"

@@ -1,0 +1,250 @@
+"""The frozen value types every part of citecheck speaks: spans, statuses, citations, evidence.
+
+They are plain frozen, slotted dataclasses: cheap to create, safe to share between threads and
+never mutated after construction. :class:`~citecheck.documents.Document`,
+:class:`~citecheck.locations.Location` and :class:`~citecheck.report.Report` live in their own
+modules and are re-exported here so that ``citecheck.model`` is the one place to look.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Literal
+
+from citecheck.errors import InputError
+from citecheck.locations import Location
+
+__all__ = [
+    "Citation",
+    "ConfidenceLabel",
+    "Evidence",
+    "Location",
+    "Marker",
+    "Reference",
+    "Result",
+    "Span",
+    "Status",
+]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """A half-open character range ``[start, end)`` into a text (``text[start:end]``)."""
+
+    start: int
+    end: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.start, int) or not isinstance(self.end, int):
+            raise InputError(f"span offsets must be integers, got {self.start!r}, {self.end!r}")
+        if self.start < 0 or self.end < 0:
+            raise InputError(f"negative span offsets: {self.start}-{self.end}")
+        if self.end < self.start:
+            raise InputError(f"reversed span: {self.start}-{self.end}")
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def contains(self, other: Span) -> bool:
+        """True when ``other`` lies entirely inside this span."""
+        return self.start <= other.start and other.end <= self.end
+
+    def overlaps(self, other: Span) -> bool:
+        """True when the two spans share at least one character."""
+        return self.start < other.end and other.start < self.end
+
+
+class Status(StrEnum):
+    """The verdict on one citation. Values are the lowercase names."""
+
+    VERIFIED = "verified"
+    """The excerpt stands at the cited location (or the claim is supported there)."""
+    PARTIAL = "partial"
+    """Part of it matched, or it matched with a change of meaning (a negation, a number)."""
+    WRONG_LOCATION = "wrong_location"
+    """It stands in a source, but not where the citation points; the evidence says where."""
+    UNSUPPORTED = "unsupported"
+    """Source and location exist; the excerpt or claim is not there."""
+    NOT_FOUND = "not_found"
+    """The cited source or location does not exist: a phantom citation."""
+    UNCHECKED = "unchecked"
+    """Nothing could be checked: no excerpt or claim, or a backend failed. Never NOT_FOUND."""
+
+
+ConfidenceLabel = Literal["high", "medium", "low", "failed"]
+
+_LABELS: Mapping[Status, ConfidenceLabel] = {
+    Status.VERIFIED: "high",
+    Status.UNCHECKED: "medium",
+    Status.PARTIAL: "low",
+    Status.WRONG_LOCATION: "low",
+    Status.UNSUPPORTED: "low",
+    Status.NOT_FOUND: "failed",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One citation found in a text.
+
+    ``excerpt`` is text the citation claims stands verbatim in the source (a quotation);
+    ``claim`` is the statement the citation is attached to (the sentence, or the part of it
+    since the previous marker). ``locator`` is the location as written; when it could not be
+    parsed, ``location`` is ``None`` and the verifier reports the citation as ``NOT_FOUND``.
+    ``span`` is where the marker stands in the text, ``text_span`` where the excerpt or claim
+    does.
+    """
+
+    source_id: str
+    location: Location | None = None
+    excerpt: str | None = None
+    claim: str | None = None
+    span: Span | None = None
+    raw: str = ""
+    syntax: str = ""
+    locator: str | None = None
+    text_span: Span | None = None
+
+    @property
+    def checked_text(self) -> str | None:
+        """What the verifier compares with the source: the excerpt if any, else the claim."""
+        return self.excerpt if self.excerpt else self.claim or None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data."""
+        return {
+            "source_id": self.source_id,
+            "location": None if self.location is None else str(self.location),
+            "locator": self.locator,
+            "excerpt": self.excerpt,
+            "claim": self.claim,
+            "raw": self.raw,
+            "syntax": self.syntax,
+            "span": None if self.span is None else [self.span.start, self.span.end],
+            "text_span": None
+            if self.text_span is None
+            else [self.text_span.start, self.text_span.end],
+        }
+
+
+def _frozen_scores(scores: Mapping[str, float]) -> Mapping[str, float]:
+    return MappingProxyType(dict(scores))
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Where a piece of text was found.
+
+    ``start`` and ``end`` are character offsets into the original, un-normalised text of the
+    source ``source_id`` (``document.text[start:end] == text``). ``score`` is in [0, 1];
+    ``scores`` holds the per-method metrics behind it. ``page``, ``line`` and ``section`` say
+    where the span begins, when the document knows.
+    """
+
+    source_id: str
+    start: int
+    end: int
+    text: str
+    score: float
+    method: str
+    page: int | None = None
+    line: int | None = None
+    section: str | None = None
+    scores: Mapping[str, float] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        Span(self.start, self.end)  # validates the offsets
+        object.__setattr__(self, "scores", _frozen_scores(self.scores))
+
+    @property
+    def span(self) -> Span:
+        return Span(self.start, self.end)
+
+    def where(self) -> str:
+        """Where the evidence stands, for reasons: ``p. 14, line 3 of 'paper'``."""
+        parts = []
+        if self.page is not None:
+            parts.append(f"p. {self.page}")
+        if self.section:
+            parts.append(f"section {self.section!r}")
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        return ", ".join(parts) if parts else f"characters {self.start}-{self.end}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source_id": self.source_id,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "score": self.score,
+            "method": self.method,
+            "page": self.page,
+            "line": self.line,
+            "section": self.section,
+            "scores": dict(self.scores),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The verdict on one :class:`Citation`: status, confidence, evidence (best first), reason."""
+
+    citation: Citation
+    status: Status
+    confidence: float
+    evidence: tuple[Evidence, ...] = ()
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.confidence <= 1.0:
+            raise InputError(f"confidence must be in [0, 1], got {self.confidence}")
+        object.__setattr__(self, "evidence", tuple(self.evidence))
+
+    @property
+    def confidence_label(self) -> ConfidenceLabel:
+        """``high`` (verified), ``medium`` (nothing to check), ``low`` (found elsewhere, partly,
+        or not at all) or ``failed`` (the source or location does not exist)."""
+        return _LABELS[self.status]
+
+    @property
+    def excerpt_verified(self) -> bool:
+        """True when the excerpt or claim was found at the cited location."""
+        return self.status is Status.VERIFIED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "citation": self.citation.to_dict(),
+            "status": self.status.value,
+            "confidence": round(self.confidence, 4),
+            "confidence_label": self.confidence_label,
+            "excerpt_verified": self.excerpt_verified,
+            "reason": self.reason,
+            "evidence": [e.to_dict() for e in self.evidence],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One source named by a marker, with the location as written (``p. 12``), if any."""
+
+    source_id: str
+    locator: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A citation marker found by a syntax: where it stands, its raw text, what it cites.
+
+    A marker that looks like a citation but is malformed (``[[ctx-1`` never closed) carries an
+    ``error`` and no references; the extractor leaves it as text and reports a warning.
+    """
+
+    span: Span
+    raw: str
+    syntax: str
+    references: tuple[Reference, ...] = ()
+    error: str | None = None

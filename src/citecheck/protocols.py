@@ -1,0 +1,50 @@
+"""The contracts a backend fulfils, all in one place. Each is one or two methods.
+
+Third-party backends implement these and register under the entry-point groups
+``citecheck.matchers`` and ``citecheck.syntaxes``; :mod:`citecheck.testing` has conformance
+suites that check an implementation against the contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from citecheck.documents import Document
+    from citecheck.model import Evidence, Marker, Span
+
+__all__ = ["CitationSyntax", "Matcher"]
+
+
+@runtime_checkable
+class Matcher(Protocol):
+    """Finds where a piece of text stands in a document.
+
+    ``find`` returns evidence best first, each with offsets into ``document.text`` inside
+    ``within`` (the whole document when ``None``) and a score in [0, 1]; an empty list when the
+    text is not there. Matchers know nothing of citations or verdicts.
+    """
+
+    name: str
+
+    def find(
+        self, query: str, document: Document, within: Span | None = None
+    ) -> Sequence[Evidence]:
+        """Evidence for ``query`` in ``document`` (inside ``within``), best first."""
+        ...
+
+
+@runtime_checkable
+class CitationSyntax(Protocol):
+    """Recognises one way of writing citation markers (``[[ctx-1:L4]]``, ``[@key, p. 3]``, ``[1]``).
+
+    ``scan`` yields the markers in ``text`` with their spans and the sources they name, in text
+    order. Syntaxes know nothing of excerpts, claims or matching.
+    """
+
+    name: str
+
+    def scan(self, text: str) -> Iterable[Marker]:
+        """The markers in ``text``, in order; malformed ones carry an ``error``."""
+        ...

@@ -1,0 +1,17 @@
+"""Conformance suites for backend authors (and for citecheck's own backends).
+
+Subclass a suite in your test module and provide its fixture::
+
+    from citecheck.testing import MatcherConformance
+
+    class TestMyMatcher(MatcherConformance):
+        @pytest.fixture
+        def matcher(self):
+            return MyMatcher()
+
+Importing this package needs pytest.
+"""
+
+from citecheck.testing.matchers import MatcherConformance
+
+__all__ = ["MatcherConformance"]

@@ -1,0 +1,246 @@
+"""Text normalisation that remembers where every character came from, and sentence splitting.
+
+Matching runs on normalised text — Unicode NFKC, case-folded, typographic quotes and dashes
+made plain, whitespace runs collapsed, soft hyphens and end-of-line hyphenation removed — but
+every offset citecheck reports is into the *original* text. :class:`NormalizedText` keeps a
+piecewise map between the two. Plain ASCII stretches are copied in one piece, so the map stays
+small (one segment per change of length) and normalising megabytes is a few regex passes.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+__all__ = ["NormalizedText", "normalize", "sentence_spans"]
+
+_TYPOGRAPHIC = str.maketrans(
+    {
+        **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u02bc", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'),
+        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"),
+    }
+)
+_INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+_EDIT_SITES = re.compile(
+    rf"(?P<hyphen>(?<=[^\W\d_])[-\u00ad][ \t]*(?:\r?\n|\f|\n\f)[ \t]*(?=[^\W\d_]))"
+    rf"|(?P<space>\s{{2,}}|[^\S ])"
+    rf"|(?P<drop>[{_INVISIBLE}]+)"
+    rf"|(?P<unicode>[\x21-\x7e]?[^\x00-\x7f\s{_INVISIBLE}]+)"
+)
+
+
+def _fold(cluster: str) -> str:
+    return unicodedata.normalize("NFKC", cluster).translate(_TYPOGRAPHIC).casefold()
+
+
+def _clusters(run: str) -> list[str]:
+    """Split a run into base characters with their combining marks (so NFKC can compose)."""
+    out: list[str] = []
+    for char in run:
+        if out and unicodedata.combining(char):
+            out[-1] += char
+        else:
+            out.append(char)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedText:
+    """Normalised text plus the map back to the original.
+
+    The map is a sorted list of segments ``(norm_start, orig_start, orig_end)``; a segment is
+    *linear* when its normalised and original lengths agree (characters correspond one to one)
+    and otherwise maps as a block (``…`` → ``...``, a whitespace run → one space).
+    """
+
+    text: str
+    original_length: int
+    _norm_starts: tuple[int, ...]
+    _norm_ends: tuple[int, ...]
+    _orig_starts: tuple[int, ...]
+    _orig_ends: tuple[int, ...]
+
+    @classmethod
+    def of(cls, original: str) -> NormalizedText:
+        """Normalise ``original`` and build the offset map."""
+        parts: list[str] = []
+        segments: list[list[int]] = []  # [norm_start, norm_end, orig_start, orig_end]
+        length = 0
+
+        def emit(out: str, orig_start: int, orig_end: int) -> None:
+            nonlocal length
+            if not out:
+                return
+            linear = len(out) == orig_end - orig_start
+            if linear and segments:
+                last = segments[-1]
+                if last[3] == orig_start and last[1] - last[0] == last[3] - last[2]:
+                    last[1] += len(out)
+                    last[3] = orig_end
+                    parts.append(out)
+                    length += len(out)
+                    return
+            segments.append([length, length + len(out), orig_start, orig_end])
+            parts.append(out)
+            length += len(out)
+
+        position = 0
+        for site in _EDIT_SITES.finditer(original):
+            start, end = site.span()
+            if start > position:
+                emit(original[position:start].lower(), position, start)
+            kind = site.lastgroup
+            if kind == "space":
+                emit(" ", start, end)
+            elif kind == "unicode":
+                offset = start
+                for cluster in _clusters(site.group()):
+                    emit(_fold(cluster), offset, offset + len(cluster))
+                    offset += len(cluster)
+            position = end  # "hyphen" and "drop" sites emit nothing
+        if position < len(original):
+            emit(original[position:].lower(), position, len(original))
+        columns = list(zip(*segments, strict=True)) if segments else [(), (), (), ()]
+        return cls("".join(parts), len(original), *(tuple(c) for c in columns))
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def _linear(self, index: int) -> bool:
+        return (self._norm_ends[index] - self._norm_starts[index]) == (
+            self._orig_ends[index] - self._orig_starts[index]
+        )
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        """Map a normalised range ``[start, end)`` to the original range it came from."""
+        if not 0 <= start <= end <= len(self.text):
+            raise ValueError(f"range {start}-{end} outside normalised text of {len(self.text)}")
+        if start == end:
+            point = self._start_to_original(start)
+            return point, point
+        return self._start_to_original(start), self._end_to_original(end)
+
+    def _start_to_original(self, position: int) -> int:
+        if position >= len(self.text):
+            return self.original_length
+        i = bisect_right(self._norm_starts, position) - 1
+        if self._linear(i):
+            return self._orig_starts[i] + (position - self._norm_starts[i])
+        return self._orig_starts[i]
+
+    def _end_to_original(self, position: int) -> int:
+        i = bisect_left(self._norm_ends, position)
+        if self._linear(i):
+            return self._orig_starts[i] + (position - self._norm_starts[i])
+        return self._orig_ends[i]
+
+    def to_normalized(self, start: int, end: int) -> tuple[int, int]:
+        """Map an original range to the smallest normalised range that covers it."""
+        if not 0 <= start <= end <= self.original_length:
+            raise ValueError(f"range {start}-{end} outside original text of {self.original_length}")
+        n_start = self._orig_start_to_norm(start)
+        return n_start, max(n_start, self._orig_end_to_norm(end))
+
+    def _orig_start_to_norm(self, position: int) -> int:
+        i = bisect_right(self._orig_ends, position)  # first segment ending after position
+        if i >= len(self._orig_ends):
+            return len(self.text)
+        if self._linear(i) and self._orig_starts[i] <= position:
+            return self._norm_starts[i] + (position - self._orig_starts[i])
+        return self._norm_starts[i]
+
+    def _orig_end_to_norm(self, position: int) -> int:
+        i = bisect_left(self._orig_starts, position) - 1  # last segment starting before position
+        if i < 0:
+            return 0
+        if self._linear(i):
+            return self._norm_starts[i] + min(position, self._orig_ends[i]) - self._orig_starts[i]
+        return self._norm_ends[i]
+
+
+def normalize(text: str) -> str:
+    """The normalised form of ``text``, without the offset map (for needles and keys)."""
+    return NormalizedText.of(text).text
+
+
+_ABBREVIATIONS = frozenset(
+    [
+        "al",
+        "approx",
+        "art",
+        "cf",
+        "ch",
+        "chap",
+        "col",
+        "dr",
+        "e.g",
+        "eq",
+        "eqs",
+        "etc",
+        "fig",
+        "figs",
+        "i.e",
+        "inc",
+        "jr",
+        "ltd",
+        "mr",
+        "mrs",
+        "ms",
+        "no",
+        "nos",
+        "p",
+        "pp",
+        "para",
+        "prof",
+        "sec",
+        "sect",
+        "sr",
+        "st",
+        "vol",
+        "vols",
+        "vs",
+    ]
+)
+_BOUNDARY = re.compile(
+    r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s+[\"'\u201c\u2018(\[]?[\w\d])|\n[ \t]*\n"
+)
+_WORD_BEFORE = re.compile(r"([\w.]+)$")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Split ``text`` into sentences and return their ``(start, end)`` offsets, whitespace trimmed.
+
+    A rule-based splitter: sentence punctuation followed by space and a word, or a blank line.
+    It keeps common abbreviations (``e.g.``, ``Dr.``, ``p.``), initials (``J. Smith``) and
+    decimals together. Offsets are into ``text`` itself.
+    """
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        if match.group().startswith((".",)) and _is_abbreviation(text, match.start()):
+            continue
+        end = match.end() if not match.group().startswith("\n") else match.start()
+        _append_trimmed(spans, text, start, end)
+        start = match.end()
+    _append_trimmed(spans, text, start, len(text))
+    return spans
+
+
+def _is_abbreviation(text: str, period: int) -> bool:
+    word = _WORD_BEFORE.search(text, max(0, period - 12), period)
+    if word is None:
+        return False
+    token = word.group(1).lower().rstrip(".")
+    return token in _ABBREVIATIONS or (len(token) == 1 and token.isalpha())
+
+
+def _append_trimmed(spans: list[tuple[int, int]], text: str, start: int, end: int) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))

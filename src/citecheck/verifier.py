@@ -1,0 +1,303 @@
+"""The cascade that turns each citation into a verdict.
+
+For every citation: resolve the source → resolve the location → match the excerpt (or claim)
+there → if it is not there, search the rest of that source and the other sources → decide the
+status, confidence and reason. Matchers run cheap-first (exact before fuzzy) and the cascade
+stops at the first one that finds the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from citecheck import registry
+from citecheck.documents import Document, Sources, as_documents
+from citecheck.ellipsis import match_fragments, split_fragments
+from citecheck.errors import BackendError, ConfigError, InputError, LocationError
+from citecheck.meaning import meaning_differences
+from citecheck.model import Citation, Evidence, Result, Span, Status
+from citecheck.protocols import Matcher
+from citecheck.report import DEFAULT_ACCEPTED, Report
+from citecheck.syntax import extract_citations
+from citecheck.text import normalize
+
+__all__ = ["Verifier"]
+
+_MAX_EVIDENCE = 5
+_WORDS = re.compile(r"\w+")
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    """What the matchers found for one text in one place."""
+
+    evidence: tuple[Evidence, ...] = ()
+    differences: tuple[str, ...] = ()
+    fragments: int = 1
+    fragments_found: int = 0
+
+    @property
+    def found(self) -> bool:
+        return bool(self.evidence)
+
+
+class Verifier:
+    """A reusable, configured verifier; :func:`citecheck.verify` is a one-shot over it.
+
+    ``matchers`` run in order, cheap first: names (``"exact"``, ``"fuzzy"``) or objects with a
+    ``find`` method. ``threshold`` is the fuzzy similarity a passage needs (used when ``fuzzy``
+    is given by name). ``accept`` is the set of statuses that pass; ``require_citations`` fails
+    a text that cites nothing. ``numeric_sources`` maps numeric markers (``[1]``) to source ids —
+    a mapping ``{"1": "smith2020"}`` or a sequence in citation order; by default ``[n]`` is the
+    n-th source. ``search_elsewhere`` looks for an excerpt missing at its location in the rest of
+    the sources (to tell a wrong location from a fabricated quote). ``ellipsis_max_gap`` bounds
+    the characters an ellipsis may stand for. A claim (text without quotation marks) of fewer
+    than ``min_claim_words`` words — "See also [3]" — is too short to check and is reported as
+    ``UNCHECKED``; quoted excerpts are always checked.
+    """
+
+    def __init__(
+        self,
+        matchers: Sequence[str | Matcher] = ("exact", "fuzzy"),
+        *,
+        syntax: Any = "auto",
+        threshold: float = 0.8,
+        accept: Iterable[Status | str] = DEFAULT_ACCEPTED,
+        require_citations: bool = False,
+        numeric_sources: Mapping[str, str] | Sequence[str] | None = None,
+        search_elsewhere: bool = True,
+        ellipsis_max_gap: int = 2000,
+        min_claim_words: int = 3,
+    ) -> None:
+        if isinstance(matchers, str):
+            matchers = (matchers,)
+        if not matchers:
+            raise ConfigError("at least one matcher is needed")
+        self.matchers: tuple[Matcher, ...] = tuple(
+            registry.create("matchers", m, **({"threshold": threshold} if m == "fuzzy" else {}))
+            for m in matchers
+        )
+        self.syntax = syntax
+        try:
+            self.accept = frozenset(Status(s) for s in accept)
+        except ValueError as exc:
+            raise ConfigError(f"accept: {exc}; statuses are {[s.value for s in Status]}") from None
+        self.require_citations = require_citations
+        self.numeric_sources = _numeric_map(numeric_sources)
+        self.search_elsewhere = search_elsewhere
+        if ellipsis_max_gap < 0:
+            raise ConfigError(f"ellipsis_max_gap must be >= 0, got {ellipsis_max_gap}")
+        self.ellipsis_max_gap = ellipsis_max_gap
+        self.min_claim_words = min_claim_words
+
+    def __repr__(self) -> str:
+        names = ", ".join(m.name for m in self.matchers)
+        return f"Verifier(matchers=({names}), accept={sorted(s.value for s in self.accept)})"
+
+    # -- public -------------------------------------------------------------------------------
+
+    def verify(self, text: str, sources: Sources) -> Report:
+        """Check every citation in ``text`` against ``sources``; one result per citation."""
+        if not isinstance(text, str):
+            raise InputError(f"text must be str, got {type(text).__name__}")
+        documents = as_documents(sources)
+        citations, warnings = extract_citations(text, self.syntax)
+        if self.require_citations and not citations:
+            warnings = [*warnings, "the text has no citations, and citations are required"]
+        cache: dict[tuple[Any, ...], Result] = {}
+        results = []
+        for citation in citations:
+            key = (citation.source_id, citation.syntax, citation.locator, citation.checked_text)
+            if key not in cache:
+                cache[key] = self.check(citation, documents)
+            results.append(replace(cache[key], citation=citation))
+        return Report(tuple(results), tuple(warnings), self.accept, self.require_citations)
+
+    def check(self, citation: Citation, documents: Mapping[str, Document]) -> Result:
+        """The verdict on one citation against documents by id."""
+        try:
+            return self._check(citation, documents)
+        except BackendError as exc:
+            return Result(citation, Status.UNCHECKED, 0.5, (), f"could not check: {exc}")
+
+    def locate(self, quote: str, sources: Sources) -> list[Evidence]:
+        """Where ``quote`` stands in any of ``sources``, best first (empty when nowhere)."""
+        found: list[Evidence] = []
+        for document in as_documents(sources).values():
+            found.extend(self._match(quote, document, None).evidence)
+        return sorted(found, key=lambda e: -e.score)
+
+    # -- the cascade ------------------------------------------------------------------------
+
+    def _check(self, citation: Citation, documents: Mapping[str, Document]) -> Result:
+        document = self._source(citation, documents)
+        if document is None:
+            known = ", ".join(repr(k) for k in list(documents)[:10]) or "none"
+            return Result(
+                citation,
+                Status.NOT_FOUND,
+                0.0,
+                (),
+                f"the cited source {citation.source_id!r} does not exist (sources: {known})",
+            )
+        if citation.locator and citation.location is None:
+            return Result(
+                citation,
+                Status.NOT_FOUND,
+                0.0,
+                (),
+                f"the location {citation.locator!r} cannot be parsed",
+            )
+        location = citation.location
+        try:
+            span = document.resolve(location) if location else Span(0, len(document.text))
+        except LocationError as exc:
+            return Result(
+                citation, Status.NOT_FOUND, 0.0, (), f"the cited location does not exist: {exc}"
+            )
+        cited = f"{location.describe()} of {document.id!r}" if location else f"{document.id!r}"
+        query = citation.checked_text
+        kind = "excerpt" if citation.excerpt else "claim"
+        if not query or not any(ch.isalnum() for ch in normalize(query)):
+            return Result(
+                citation,
+                Status.UNCHECKED,
+                0.5,
+                (),
+                f"nothing to check: no excerpt or claim; {cited} exists",
+            )
+        if kind == "claim" and len(_WORDS.findall(query)) < self.min_claim_words:
+            return Result(
+                citation,
+                Status.UNCHECKED,
+                0.5,
+                (),
+                f"the claim {query!r} is too short to check "
+                f"(fewer than {self.min_claim_words} words); {cited} exists",
+            )
+        here = self._match(query, document, span)
+        if here.found and not here.differences:
+            best = here.evidence[0]
+            how = "verbatim" if best.method == "exact" else f"at {best.score:.0%} similarity"
+            return Result(
+                citation,
+                Status.VERIFIED,
+                min(1.0, 0.5 + 0.5 * best.score),
+                here.evidence,
+                f"the {kind} stands {how} in {cited}",
+            )
+        if here.found:
+            return Result(
+                citation,
+                Status.PARTIAL,
+                0.3 + 0.2 * here.evidence[0].score,
+                here.evidence,
+                f"the {kind} matches {cited} only with a change of meaning: "
+                + "; ".join(here.differences),
+            )
+        if here.fragments_found:
+            return Result(
+                citation,
+                Status.PARTIAL,
+                0.3 * here.fragments_found / here.fragments,
+                (),
+                f"only {here.fragments_found} of {here.fragments} fragments of the elided "
+                f"{kind} stand in order in {cited}",
+            )
+        searched = " or anywhere in the sources" if self.search_elsewhere else ""
+        elsewhere = self._elsewhere(query, document, location is not None, documents)
+        if elsewhere is not None:
+            best = elsewhere.evidence[0]
+            same = best.source_id == document.id
+            where = _where_found(best)
+            reason = (
+                f"found {where}"
+                + ("" if same else f" of {best.source_id!r}")
+                + f", cited {location.describe() if location and same else repr(document.id)}"
+            )
+            if elsewhere.differences:
+                reason += ", and only with a change of meaning: " + "; ".join(elsewhere.differences)
+            return Result(
+                citation, Status.WRONG_LOCATION, 0.3 * best.score, elsewhere.evidence, reason
+            )
+        checked = ", ".join(m.name for m in self.matchers)
+        return Result(
+            citation,
+            Status.UNSUPPORTED,
+            0.1,
+            (),
+            f"the {kind} does not stand in {cited}{searched} (checked: {checked})",
+        )
+
+    def _source(self, citation: Citation, documents: Mapping[str, Document]) -> Document | None:
+        if citation.source_id in documents:
+            return documents[citation.source_id]
+        if citation.syntax != "numeric":
+            return None
+        if self.numeric_sources is not None:
+            mapped = self.numeric_sources.get(citation.source_id)
+            return documents.get(mapped) if mapped is not None else None
+        index = int(citation.source_id) - 1
+        ids = list(documents)
+        return documents[ids[index]] if 0 <= index < len(ids) else None
+
+    def _elsewhere(
+        self, query: str, document: Document, located: bool, documents: Mapping[str, Document]
+    ) -> _Match | None:
+        if not self.search_elsewhere:
+            return None
+        candidates = ([document] if located else []) + [
+            d for d in documents.values() if d.id != document.id
+        ]
+        for candidate in candidates:
+            match = self._match(query, candidate, None)
+            if match.found:
+                return match
+        return None
+
+    def _match(self, query: str, document: Document, within: Span | None) -> _Match:
+        region = within or Span(0, len(document.text))
+        fragments = split_fragments(query)
+        if len(fragments) > 1:
+            outcome = match_fragments(
+                fragments, document, region, self._find, self.ellipsis_max_gap
+            )
+            if outcome.evidence is None:
+                return _Match((), (), outcome.total, outcome.found)
+            return _Match((outcome.evidence,), outcome.differences, outcome.total, outcome.total)
+        hits = self._find(query, document, region)
+        if not hits:
+            return _Match()
+        best = hits[0]
+        diffs = () if best.method == "exact" else tuple(meaning_differences(query, best.text))
+        return _Match(tuple(hits[:_MAX_EVIDENCE]), diffs, 1, 1)
+
+    def _find(self, query: str, document: Document, within: Span) -> Sequence[Evidence]:
+        for matcher in self.matchers:
+            hits = matcher.find(query, document, within)
+            if hits:
+                return hits
+        return ()
+
+
+def _where_found(evidence: Evidence) -> str:
+    if evidence.page is not None:
+        return f"on p. {evidence.page}"
+    if evidence.section:
+        return f"in section {evidence.section!r}"
+    if evidence.line is not None:
+        return f"at line {evidence.line}"
+    return f"at characters {evidence.start}-{evidence.end}"
+
+
+def _numeric_map(value: Mapping[str, str] | Sequence[str] | None) -> dict[str, str] | None:
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return {str(k): v for k, v in value.items()}
+    if isinstance(value, str):
+        raise ConfigError("numeric_sources must be a mapping or a sequence of ids, not a str")
+    return {str(i): source_id for i, source_id in enumerate(value, start=1)}

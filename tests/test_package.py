@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import citecheck
+from citecheck import registry
+from citecheck.errors import (
+    BackendError,
+    CitecheckError,
+    ConfigError,
+    InputError,
+    LocationError,
+    MissingDependencyError,
+    SourceError,
+    UnknownBackendError,
+)
+
+
+def test_public_names_are_pinned() -> None:
+    assert sorted(citecheck.__all__) == sorted(
+        [
+            "BackendError",
+            "Citation",
+            "CitecheckError",
+            "ConfigError",
+            "Document",
+            "Evidence",
+            "InputError",
+            "Location",
+            "LocationError",
+            "MissingDependencyError",
+            "Page",
+            "Report",
+            "Result",
+            "Section",
+            "Segment",
+            "SourceError",
+            "Span",
+            "Status",
+            "UnknownBackendError",
+            "Verifier",
+            "__version__",
+            "extract",
+            "locate",
+            "split_sources",
+            "verify",
+        ]
+    )
+    for name in citecheck.__all__:
+        assert hasattr(citecheck, name)
+
+
+def test_importing_citecheck_stays_light() -> None:
+    code = (
+        "import sys, citecheck; "
+        "heavy = [m for m in ('numpy', 'rapidfuzz', 'markdown_it', 'pypdf', 'torch', 'faiss') "
+        "if m in sys.modules]; print(heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_error_tree() -> None:
+    for error in (InputError, UnknownBackendError, MissingDependencyError, BackendError):
+        assert issubclass(error, CitecheckError)
+    for error in (LocationError, SourceError, ConfigError):
+        assert issubclass(error, InputError)
+        assert issubclass(error, ValueError)
+    assert issubclass(UnknownBackendError, LookupError)
+    assert issubclass(MissingDependencyError, ImportError)
+    message = str(MissingDependencyError("pypdf", "pdf"))
+    assert 'pip install "citecheck[pdf]"' in message
+
+
+def test_statuses_are_lowercase_string_values() -> None:
+    assert [s.value for s in citecheck.Status] == [
+        "verified",
+        "partial",
+        "wrong_location",
+        "unsupported",
+        "not_found",
+        "unchecked",
+    ]
+    assert citecheck.Status("wrong_location") == "wrong_location"
+
+
+def test_registry_lists_builtins_and_rejects_unknown_names() -> None:
+    assert registry.available("matchers")[:2] == ["exact", "fuzzy"]
+    assert registry.available("syntaxes")[:3] == ["tip", "pandoc", "numeric"]
+    with pytest.raises(UnknownBackendError, match="known: exact, fuzzy"):
+        registry.load("matchers", "levenshtein-deluxe")
+    with pytest.raises(ConfigError):
+        registry.available("widgets")
+
+
+def test_third_party_matchers_load_through_entry_points(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "shout_matcher.py").write_text(
+        "from citecheck.matchers import ExactMatcher\n"
+        "class ShoutMatcher:\n"
+        "    name = 'shout'\n"
+        "    def find(self, query, document, within=None):\n"
+        "        return ExactMatcher().find(query.lower(), document, within)\n"
+    )
+    dist = tmp_path / "shout_matcher-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: shout-matcher\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(
+        "[citecheck.matchers]\nshout = shout_matcher:ShoutMatcher\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert "shout" in registry.available("matchers")
+    report = citecheck.verify('"HELLO WORLD" [[d]]', {"d": "hello world"}, matchers=("shout",))
+    assert report.passed
+    assert report.results[0].evidence[0].method == "exact"
+
+
+def test_pdf_extra_missing_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pypdf", None)
+    with pytest.raises(MissingDependencyError, match=r"citecheck\[pdf\]"):
+        citecheck.Document.from_pdf("x", b"%PDF-1.4")

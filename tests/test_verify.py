@@ -1,0 +1,307 @@
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+
+import pytest
+
+import citecheck
+from citecheck import (
+    BackendError,
+    ConfigError,
+    Document,
+    Evidence,
+    InputError,
+    SourceError,
+    Span,
+    Status,
+    UnknownBackendError,
+    Verifier,
+    verify,
+)
+
+MINUTES = (
+    "Attendance was full.\n"
+    "The committee approved the new budget on Tuesday.\n"
+    "The meeting ended at noon.\n"
+    "The treasurer did not object to the 12 % increase.\n"
+)
+PAPER = Document.from_pages(
+    "paper",
+    [
+        "Methods were standard.",
+        "We recruited 40 patients in 2019. Recovery was not faster with the drug.",
+        "The drug reduced pain in most patients.",
+    ],
+    first_page=12,
+)
+SOURCES = {"minutes": MINUTES, "paper": PAPER}
+
+
+def only(report: citecheck.Report) -> citecheck.Result:
+    assert len(report.results) == 1, report.to_text()
+    return report.results[0]
+
+
+def test_excerpt_at_the_cited_line_is_verified_with_high_confidence() -> None:
+    result = only(verify('"the committee approved the new budget" [[minutes:L2]]', SOURCES))
+    assert result.status is Status.VERIFIED
+    assert result.excerpt_verified
+    assert result.confidence_label == "high"
+    assert result.confidence == 1.0
+    evidence = result.evidence[0]
+    assert MINUTES[evidence.start : evidence.end] == "The committee approved the new budget"
+    assert (evidence.source_id, evidence.line, evidence.method) == ("minutes", 2, "exact")
+
+
+def test_noisy_excerpt_is_verified_by_the_fuzzy_matcher() -> None:
+    result = only(
+        verify('"The comittee aproved the new budget on tuesday" [[minutes:L2]]', SOURCES)
+    )
+    assert result.status is Status.VERIFIED
+    assert result.evidence[0].method == "fuzzy"
+    assert 0.8 <= result.evidence[0].score < 1.0
+
+
+def test_excerpt_elsewhere_in_the_source_is_wrong_location_with_the_page() -> None:
+    result = only(verify('"The drug reduced pain in most patients" [[paper:p12]]', SOURCES))
+    assert result.status is Status.WRONG_LOCATION
+    assert result.confidence_label == "low"
+    assert result.evidence[0].page == 14
+    assert "found on p. 14, cited p. 12" in result.reason
+
+
+def test_excerpt_in_another_source_is_wrong_location_naming_it() -> None:
+    result = only(verify('"The meeting ended at noon" [[paper]]', SOURCES))
+    assert result.status is Status.WRONG_LOCATION
+    assert result.evidence[0].source_id == "minutes"
+    assert "'minutes'" in result.reason
+    assert "cited 'paper'" in result.reason
+
+
+def test_fabricated_excerpt_is_unsupported() -> None:
+    result = only(verify('"The committee rejected every proposal" [[minutes:L2]]', SOURCES))
+    assert result.status is Status.UNSUPPORTED
+    assert result.evidence == ()
+    assert "line 2" in result.reason
+
+
+def test_phantom_source_and_missing_location_are_not_found() -> None:
+    report = verify("A fact [[ghost:L1]]. Another [[minutes:L900]]. Third [[paper:p3]].", SOURCES)
+    assert [r.status for r in report.results] == [Status.NOT_FOUND] * 3
+    assert all(r.confidence_label == "failed" and r.confidence == 0 for r in report.results)
+    assert "'ghost'" in report.results[0].reason
+    assert "line 900" in report.results[1].reason
+    assert "p. 3" in report.results[2].reason
+
+
+def test_unparseable_location_is_not_found_and_quoted() -> None:
+    result = only(verify("A fact [[minutes:banana]].", SOURCES))
+    assert result.status is Status.NOT_FOUND
+    assert "'banana'" in result.reason
+
+
+def test_nothing_to_check_is_unchecked_with_medium_confidence() -> None:
+    result = only(verify("[[minutes:L2]]", SOURCES))
+    assert result.status is Status.UNCHECKED
+    assert result.confidence_label == "medium"
+    assert not result.excerpt_verified
+
+
+def test_claim_without_location_searches_the_whole_source() -> None:
+    result = only(verify("The meeting ended at noon [[minutes]].", SOURCES))
+    assert result.status is Status.VERIFIED
+    assert result.evidence[0].line == 3
+
+
+@pytest.mark.parametrize(
+    ("quote", "difference"),
+    [
+        ("The treasurer did object to the 12 % increase", "'not'"),
+        ("The treasurer did not object to the 15 % increase", "15"),
+        ("Recovery was faster with the drug", "'not'"),
+        ("We recruited 400 patients in 2019", "400"),
+    ],
+)
+def test_a_change_of_meaning_is_partial_never_verified(quote: str, difference: str) -> None:
+    result = only(
+        verify(f'"{quote}" [[{"minutes" if "treasurer" in quote else "paper"}]]', SOURCES)
+    )
+    assert result.status is Status.PARTIAL
+    assert difference in result.reason
+    assert result.evidence
+
+
+def test_an_added_negation_is_partial() -> None:
+    result = only(verify('"The meeting never ended at noon" [[minutes:L3]]', SOURCES))
+    assert result.status is Status.PARTIAL
+    assert "'never'" in result.reason
+
+
+def test_ellipsis_quote_matches_fragments_in_order() -> None:
+    result = only(
+        verify('"We recruited 40 patients … Recovery was not faster" [[paper:p13]]', SOURCES)
+    )
+    assert result.status is Status.VERIFIED
+    evidence = result.evidence[0]
+    assert evidence.text.startswith("We recruited 40 patients")
+    assert evidence.text.endswith("Recovery was not faster")
+
+
+def test_an_ellipsis_that_elides_a_negation_is_partial() -> None:
+    result = only(verify('"Recovery was [...] faster with the drug" [[paper:p13]]', SOURCES))
+    assert result.status is Status.PARTIAL
+    assert "leaves out 'not'" in result.reason
+
+
+def test_ellipsis_fragments_out_of_order_are_not_verified() -> None:
+    result = only(
+        verify('"Recovery was not faster ... We recruited 40 patients" [[paper:p13]]', SOURCES)
+    )
+    assert result.status is not Status.VERIFIED
+
+
+def test_ellipsis_gap_is_bounded() -> None:
+    doc = {"d": "Alpha begins here. " + "filler words " * 50 + "Omega ends there."}
+    quote = '"Alpha begins here ... Omega ends there" [[d]]'
+    assert only(verify(quote, doc)).status is Status.VERIFIED
+    assert only(verify(quote, doc, ellipsis_max_gap=100)).status is not Status.VERIFIED
+
+
+def test_sections_and_transcripts_are_checked_at_their_location() -> None:
+    sources = {
+        "notes": Document.from_markdown(
+            "notes", "# Introduction\nWe study bees.\n# Methods\nWe counted bees.\n"
+        ),
+        "talk": Document.from_transcript(
+            "talk", [(0, 60, "Hello all."), (60, 180, "Bees are declining.")]
+        ),
+    }
+    report = verify(
+        '"We counted bees" [[notes:sec-methods]] "Bees are declining" [[talk:2:15]] '
+        '"We study bees" [[notes:sec-methods]]',
+        sources,
+    )
+    assert [r.status for r in report.results] == [
+        Status.VERIFIED,
+        Status.VERIFIED,
+        Status.WRONG_LOCATION,
+    ]
+    assert report.results[2].evidence[0].section == "Introduction"
+
+
+def test_numeric_citations_map_by_order_or_by_mapping() -> None:
+    text = '"The meeting ended at noon" [1]. "The drug reduced pain in most patients" [2].'
+    assert verify(text, SOURCES).passed
+    remapped = verify(text, SOURCES, numeric_sources={"1": "paper", "2": "minutes"})
+    assert [r.status for r in remapped.results] == [Status.WRONG_LOCATION] * 2
+    missing = only(verify('"x y z" [7]', SOURCES))
+    assert missing.status is Status.NOT_FOUND
+
+
+def test_pandoc_citation_with_page_locator() -> None:
+    result = only(
+        verify('As shown, "The drug reduced pain in most patients" [@paper, p. 14].', SOURCES)
+    )
+    assert result.status is Status.VERIFIED
+    assert result.evidence[0].page == 14
+
+
+def test_report_pass_policy_summary_and_json() -> None:
+    text = '"The meeting ended at noon" [[minutes:L3]] "Nothing like this" [[minutes:L3]]'
+    report = verify(text, SOURCES)
+    assert not report.passed
+    summary = report.summary()
+    assert summary["total"] == 2
+    assert summary["counts"]["verified"] == 1
+    assert summary["counts"]["unsupported"] == 1
+    assert summary["pass_rate"] == 0.5
+    assert 0 < summary["mean_confidence"] < 1
+    data = report.to_dict()
+    assert data["results"][0]["status"] == "verified"
+    assert data["results"][0]["evidence"][0]["line"] == 3
+    assert '"passed": false' in report.to_json()
+    lenient = verify(text, SOURCES, accept={"verified", "unsupported"})
+    assert lenient.passed
+
+
+def test_empty_text_passes_unless_citations_are_required() -> None:
+    assert verify("", SOURCES).passed
+    assert verify("No citations here.", SOURCES).passed
+    strict = verify("No citations here.", SOURCES, require_citations=True)
+    assert not strict.passed
+    assert any("no citations" in w for w in strict.warnings)
+
+
+def test_malformed_markers_become_warnings_not_crashes() -> None:
+    report = verify("A claim [[minutes:L2 that never closes. Fine [[minutes:L3]].", SOURCES)
+    assert report.warnings
+    assert all(r.citation.source_id == "minutes" for r in report.results)
+
+
+def test_bad_input_raises_citecheck_errors() -> None:
+    with pytest.raises(InputError):
+        verify(b"bytes", SOURCES)  # type: ignore[arg-type]
+    with pytest.raises(SourceError):
+        verify("x", {"a": 3})  # type: ignore[dict-item]
+    with pytest.raises(SourceError):
+        verify("x", [Document("a", "1"), Document("a", "2")])
+    with pytest.raises(UnknownBackendError, match="exact, fuzzy"):
+        Verifier(matchers=("nope",))
+    with pytest.raises(ConfigError):
+        Verifier(accept=["great"])
+    with pytest.raises(ConfigError):
+        Verifier(matchers=(object(),))  # type: ignore[arg-type]
+
+
+def test_nothing_the_caller_passed_is_mutated() -> None:
+    sources = {"minutes": MINUTES, "paper": PAPER}
+    before = copy.deepcopy({"minutes": MINUTES})
+    text = '"The meeting ended at noon" [[minutes:L3]]'
+    verify(text, sources)
+    assert sources["minutes"] == before["minutes"]
+    assert sources["paper"] is PAPER
+    assert list(sources) == ["minutes", "paper"]
+
+
+class ExplodingMatcher:
+    name = "exploding"
+
+    def find(
+        self, query: str, document: Document, within: Span | None = None
+    ) -> Sequence[Evidence]:
+        raise BackendError("service unavailable")
+
+
+def test_a_backend_failure_is_unchecked_never_not_found() -> None:
+    report = Verifier(matchers=(ExplodingMatcher(),)).verify(
+        '"The meeting ended at noon" [[minutes:L3]] "x y" [[ghost]]', SOURCES
+    )
+    assert report.results[0].status is Status.UNCHECKED
+    assert "service unavailable" in report.results[0].reason
+    assert report.results[1].status is Status.NOT_FOUND
+
+
+def test_locate_finds_a_quote_anywhere_best_first() -> None:
+    found = citecheck.locate("the drug reduced pain in most patients", SOURCES)
+    assert found[0].source_id == "paper"
+    assert found[0].page == 14
+    assert citecheck.locate("nowhere to be seen at all", SOURCES) == []
+
+
+def test_extract_returns_citations_in_order() -> None:
+    citations = citecheck.extract('One [[a:L1]], "two" [@b, p. 3] and [1].')
+    assert [(c.source_id, c.locator) for c in citations] == [
+        ("a", "L1"),
+        ("b", "p. 3"),
+        ("1", None),
+    ]
+    assert citations[1].excerpt == "two"
+
+
+def test_huge_documents_are_processed_whole() -> None:
+    filler = "Lorem ipsum dolor sit amet. " * 200_000  # about 5.6 MB
+    text = filler + "The needle sentence stands at the very end."
+    result = only(verify('"The needle sentence stands at the very end" [[hay]]', {"hay": text}))
+    assert result.status is Status.VERIFIED
+    assert result.evidence[0].start == len(filler)
