@@ -305,3 +305,28 @@ def test_huge_documents_are_processed_whole() -> None:
     result = only(verify('"The needle sentence stands at the very end" [[hay]]', {"hay": text}))
     assert result.status is Status.VERIFIED
     assert result.evidence[0].start == len(filler)
+
+
+FERRY = {"n": "Timetable.\nThe ferry runs daily between the two islands.\n"}
+
+
+def test_a_quote_with_a_changed_word_is_partial() -> None:
+    result = only(verify('"The ferry runs weekly between the two islands" [[n]]', FERRY))
+    assert result.status is Status.PARTIAL
+    assert "'weekly' where the source has 'daily'" in result.reason
+
+
+def test_a_quote_that_drops_a_word_is_partial() -> None:
+    result = only(verify('"The ferry runs between the two islands" [[n]]', FERRY))
+    assert result.status is Status.PARTIAL
+    assert "leaves out 'daily'" in result.reason
+
+
+def test_misspellings_in_a_quote_are_noise_not_a_change() -> None:
+    result = only(verify('"The ferry runs daly between the two islnds" [[n]]', FERRY))
+    assert result.status is Status.VERIFIED
+
+
+def test_a_claim_may_leave_out_words_a_quote_may_not() -> None:
+    result = only(verify("The ferry runs between the two islands [[n]].", FERRY))
+    assert result.status is Status.VERIFIED

@@ -50,9 +50,16 @@ class FragmentMatch:
 
 
 def match_fragments(
-    fragments: Sequence[str], document: Document, within: Span, find: Finder, max_gap: int
+    fragments: Sequence[str],
+    document: Document,
+    within: Span,
+    find: Finder,
+    max_gap: int,
+    *,
+    wording: bool = True,
 ) -> FragmentMatch:
-    """Find ``fragments`` in order inside ``within``; ``find`` is the matcher cascade."""
+    """Find ``fragments`` in order inside ``within``; ``find`` is the matcher cascade.
+    ``wording`` also counts changed words as differences (see :func:`meaning_differences`)."""
     best_found = 0
     for first in list(find(fragments[0], document, within))[:_MAX_FIRST_CANDIDATES]:
         chain = [first]
@@ -73,7 +80,7 @@ def match_fragments(
                 len(chain),
                 _join(chain, document),
                 tuple(chain),
-                _differences(fragments, chain, document),
+                _differences(fragments, chain, document, wording),
             )
     return FragmentMatch(len(fragments), best_found, None)
 
@@ -93,12 +100,12 @@ def _join(chain: list[Evidence], document: Document) -> Evidence:
 
 
 def _differences(
-    fragments: Sequence[str], chain: list[Evidence], document: Document
+    fragments: Sequence[str], chain: list[Evidence], document: Document, wording: bool
 ) -> tuple[str, ...]:
     notes: list[str] = []
     for fragment, part in zip(fragments, chain, strict=True):
         if part.method != "exact":
-            notes.extend(meaning_differences(fragment, part.text))
+            notes.extend(meaning_differences(fragment, part.text, wording=wording))
     for before, after in pairwise(chain):
         notes.extend(elided_negations(document.text[before.end : after.start]))
     return tuple(dict.fromkeys(notes))

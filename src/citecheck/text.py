@@ -167,42 +167,8 @@ def normalize(text: str) -> str:
 
 
 _ABBREVIATIONS = frozenset(
-    [
-        "al",
-        "approx",
-        "art",
-        "cf",
-        "ch",
-        "chap",
-        "col",
-        "dr",
-        "e.g",
-        "eq",
-        "eqs",
-        "etc",
-        "fig",
-        "figs",
-        "i.e",
-        "inc",
-        "jr",
-        "ltd",
-        "mr",
-        "mrs",
-        "ms",
-        "no",
-        "nos",
-        "p",
-        "pp",
-        "para",
-        "prof",
-        "sec",
-        "sect",
-        "sr",
-        "st",
-        "vol",
-        "vols",
-        "vs",
-    ]
+    "al approx art cf ch chap col dr e.g eq eqs etc fig figs i.e inc jr ltd mr mrs ms no nos "
+    "p pp para prof sec sect sr st vol vols vs".split()
 )
 _BOUNDARY = re.compile(
     r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s+[\"'\u201c\u2018(\[]?[\w\d])|\n[ \t]*\n"

@@ -127,7 +127,7 @@ class Verifier:
         """Where ``quote`` stands in any of ``sources``, best first (empty when nowhere)."""
         found: list[Evidence] = []
         for document in as_documents(sources).values():
-            found.extend(self._match(quote, document, None).evidence)
+            found.extend(self._match(quote, document, None, quoted=True).evidence)
         return sorted(found, key=lambda e: -e.score)
 
     # -- the cascade ------------------------------------------------------------------------
@@ -178,7 +178,7 @@ class Verifier:
                 f"the claim {query!r} is too short to check "
                 f"(fewer than {self.min_claim_words} words); {cited} exists",
             )
-        here = self._match(query, document, span)
+        here = self._match(query, document, span, quoted=kind == "excerpt")
         if here.found and not here.differences:
             best = here.evidence[0]
             how = "verbatim" if best.method == "exact" else f"at {best.score:.0%} similarity"
@@ -208,7 +208,9 @@ class Verifier:
                 f"{kind} stand in order in {cited}",
             )
         searched = " or anywhere in the sources" if self.search_elsewhere else ""
-        elsewhere = self._elsewhere(query, document, location is not None, documents)
+        elsewhere = self._elsewhere(
+            query, document, location is not None, documents, quoted=kind == "excerpt"
+        )
         if elsewhere is not None:
             best = elsewhere.evidence[0]
             same = best.source_id == document.id
@@ -245,7 +247,13 @@ class Verifier:
         return documents[ids[index]] if 0 <= index < len(ids) else None
 
     def _elsewhere(
-        self, query: str, document: Document, located: bool, documents: Mapping[str, Document]
+        self,
+        query: str,
+        document: Document,
+        located: bool,
+        documents: Mapping[str, Document],
+        *,
+        quoted: bool,
     ) -> _Match | None:
         if not self.search_elsewhere:
             return None
@@ -253,17 +261,20 @@ class Verifier:
             d for d in documents.values() if d.id != document.id
         ]
         for candidate in candidates:
-            match = self._match(query, candidate, None)
+            match = self._match(query, candidate, None, quoted=quoted)
             if match.found:
                 return match
         return None
 
-    def _match(self, query: str, document: Document, within: Span | None) -> _Match:
+    def _match(
+        self, query: str, document: Document, within: Span | None, *, quoted: bool
+    ) -> _Match:
+        """Match ``query`` in ``within``; a ``quoted`` text must also keep the source's wording."""
         region = within or Span(0, len(document.text))
         fragments = split_fragments(query)
         if len(fragments) > 1:
             outcome = match_fragments(
-                fragments, document, region, self._find, self.ellipsis_max_gap
+                fragments, document, region, self._find, self.ellipsis_max_gap, wording=quoted
             )
             if outcome.evidence is None:
                 return _Match((), (), outcome.total, outcome.found)
@@ -272,7 +283,11 @@ class Verifier:
         if not hits:
             return _Match()
         best = hits[0]
-        diffs = () if best.method == "exact" else tuple(meaning_differences(query, best.text))
+        diffs = (
+            ()
+            if best.method == "exact"
+            else tuple(meaning_differences(query, best.text, wording=quoted))
+        )
         return _Match(tuple(hits[:_MAX_EVIDENCE]), diffs, 1, 1)
 
     def _find(self, query: str, document: Document, within: Span) -> Sequence[Evidence]:
