@@ -37,7 +37,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typing(session: nox.Session) -> None:
     """mypy --strict over the package."""
-    session.install(*CONSTRAINTS, "mypy", ".[all]")
+    session.install(*CONSTRAINTS, "mypy", ".[all,test]")
     session.run("mypy", "--strict", "src/citecheck")
 
 

@@ -1,0 +1,122 @@
+"""Which words a citation marker vouches for: the quoted excerpt before it and its claim.
+
+The rules come from how people and LLMs place markers. A quotation standing right before a
+marker (``"…" [1]``, ``“…”``, ``„…“``, ``«…»``) is an excerpt the source must contain verbatim.
+The claim is the text since the previous sentence boundary or the previous marker, whichever is
+nearer; a marker after the full stop (``capital. [1]``) takes the sentence before it. Markers
+standing together (``[1][2]``, ``[1], [3]``) vouch for the same words.
+
+Sentences are split on a copy of the text in which markers are blanked out, so offsets stay
+those of the text and marker brackets never disturb the splitting or leak into a claim.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citecheck.model import Marker, Span
+from citecheck.text import sentence_spans
+
+__all__ = ["Attachment", "attach"]
+
+_OPENERS = {'"': '"', "\u201d": "\u201c\u201e", "\u201c": "\u201e", "\u00bb": "\u00ab"}
+"""Closing quote mark → the opening marks that pair with it."""
+_BETWEEN_QUOTE_AND_MARKER = " \t\r\n,:;"
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_TOGETHER = re.compile(r"[^\w\n]*\n?[^\w\n]*")
+"""What may stand between markers that share a claim: punctuation, no words, no blank line."""
+_LEADING = re.compile(
+    r"(?:\s+|#{1,6}(?=\s)|[*+\u2022>](?=\s)|\d{1,3}[.)](?=\s)"
+    r"|[,;:.!?)\]}\u2013\u2014-]+)*"
+)
+"""List bullets, heading hashes and connecting punctuation left before a claim's words."""
+_TRAILING = ",;:([{\u2013\u2014"
+_WORD = re.compile(r"\w")
+"""A claim without a letter or digit (a lone quote mark, '…') is no claim."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """The excerpt and claim of one marker; ``text_span`` is where the excerpt (else claim) is."""
+
+    excerpt: str | None = None
+    claim: str | None = None
+    text_span: Span | None = None
+
+
+def attach(text: str, markers: Sequence[Marker]) -> list[Attachment]:
+    """One :class:`Attachment` per marker, in order.
+
+    ``markers`` must be in text order and must not overlap; they are all treated as markers
+    (leave malformed ones out: they are ordinary text).
+    """
+    masked = _blank_out(text, markers)
+    sentence_starts = [start for start, _ in sentence_spans(masked)]
+    attachments: list[Attachment] = []
+    previous_end = 0
+    for marker in markers:
+        start = marker.span.start
+        if not attachments or not _TOGETHER.fullmatch(text, previous_end, start):
+            attachments.append(_attachment(text, masked, sentence_starts, previous_end, start))
+        else:
+            attachments.append(attachments[-1])
+        previous_end = marker.span.end
+    return attachments
+
+
+def _blank_out(text: str, markers: Sequence[Marker]) -> str:
+    parts: list[str] = []
+    position = 0
+    for marker in markers:
+        parts += [text[position : marker.span.start], " " * len(marker.span)]
+        position = marker.span.end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _attachment(
+    text: str, masked: str, sentence_starts: list[int], low: int, marker_start: int
+) -> Attachment:
+    """The attachment of a marker at ``marker_start`` whose previous marker ends at ``low``."""
+    before = masked[low:marker_start].rstrip()
+    if not before:
+        return Attachment()
+    last = low + len(before)  # end of the text the marker follows
+    quoted = _quotation(text, low, marker_start)
+    anchor = last - 1 if quoted is None else quoted.start - 1
+    index = bisect_right(sentence_starts, anchor) - 1
+    sentence_start = sentence_starts[index] if index >= 0 else 0
+    claim_start, claim_end = _trim(masked, max(low, sentence_start), last)
+    has_words = _WORD.search(masked, claim_start, claim_end) is not None
+    claim = " ".join(masked[claim_start:claim_end].split()) if has_words else None
+    if quoted is not None:
+        return Attachment(text[quoted.start : quoted.end], claim, quoted)
+    return Attachment(None, claim, Span(claim_start, claim_end) if claim else None)
+
+
+def _quotation(text: str, low: int, marker_start: int) -> Span | None:
+    """The span inside the quote marks that close right before the marker, if any."""
+    close = marker_start
+    while close > low and text[close - 1] in _BETWEEN_QUOTE_AND_MARKER:
+        close -= 1
+    close -= 1
+    if close <= low or text[close] not in _OPENERS:
+        return None
+    open_ = max(text.rfind(mark, low, close) for mark in _OPENERS[text[close]])
+    if open_ < 0 or open_ + 1 == close or _BLANK_LINE.search(text, open_, close):
+        return None
+    if text[close] == '"' and (text[open_ + 1].isspace() or text[close - 1].isspace()):
+        return None  # '" a b "' pairs a closing quote with an opening one
+    return Span(open_ + 1, close)
+
+
+def _trim(masked: str, start: int, end: int) -> tuple[int, int]:
+    leading = _LEADING.match(masked, start, end)
+    assert leading is not None  # the pattern matches the empty string
+    start = leading.end()
+    while end > start and (masked[end - 1].isspace() or masked[end - 1] in _TRAILING):
+        end -= 1
+    return start, end

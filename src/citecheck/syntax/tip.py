@@ -1,0 +1,48 @@
+"""TIP markers: ``[[ctx-1]]``, ``[[ctx-1:L42-67]]``, ``[[doc:p12]]``, ``[[talk:2:15]]``.
+
+The source id runs to the first colon and the rest is the locator, so times (``2:15``) survive
+in the locator. A ``[[`` that is never closed on its line, ``[[]]`` or ``[[:p3]]`` is reported
+as a malformed marker rather than skipped: a half-written citation is something to tell the
+author about.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from citecheck.model import Marker, Reference, Span
+from citecheck.syntax._scan import CodeRegions
+
+__all__ = ["TipSyntax"]
+
+# (?!\[) starts at the last "[[" of a bracket run, so "[[[1]]]" holds the marker "[[1]]".
+_MARKER = re.compile(r"\[\[(?!\[)(?:(?P<body>[^\[\]\n]*)\]\]|[^\s\[\]]*\]?)")
+
+
+class TipSyntax:
+    """Finds ``[[id]]`` and ``[[id:locator]]`` markers outside Markdown code."""
+
+    name: str = "tip"
+
+    def scan(self, text: str) -> Iterator[Marker]:
+        """The markers in ``text``, in order; malformed ones carry an ``error``."""
+        code = CodeRegions(text)
+        for match in _MARKER.finditer(text):
+            if not code.overlaps(*match.span()):
+                yield _marker(match)
+
+
+def _marker(match: re.Match[str]) -> Marker:
+    raw, start = match.group(), match.start()
+    span = Span(start, match.end())
+    body = match.group("body")
+    if body is None:
+        return Marker(span, raw, "tip", error=f"unclosed marker {raw!r} at offset {start}")
+    source_id, colon, locator = body.partition(":")
+    source_id = source_id.strip()
+    if not source_id:
+        problem = "is empty" if not body.strip() else "has no source id"
+        return Marker(span, raw, "tip", error=f"marker {raw!r} at offset {start} {problem}")
+    reference = Reference(source_id, locator.strip() if colon else None)
+    return Marker(span, raw, "tip", (reference,))

@@ -1,0 +1,565 @@
+"""Behaviour of citecheck.syntax: the three marker syntaxes and extract_citations."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from citecheck.errors import InputError, UnknownBackendError
+from citecheck.locations import Location
+from citecheck.model import Citation, Reference, Span
+from citecheck.protocols import CitationSyntax
+from citecheck.syntax import NumericSyntax, PandocSyntax, TipSyntax, extract_citations
+
+
+def citations(text: str, syntax: object = "auto") -> list[Citation]:
+    found, warnings = extract_citations(text, syntax)  # type: ignore[arg-type]
+    assert warnings == []
+    return found
+
+
+def only(text: str, syntax: object = "auto") -> Citation:
+    (citation,) = citations(text, syntax)
+    return citation
+
+
+def ids(text: str, syntax: object = "auto") -> list[str]:
+    return [c.source_id for c in citations(text, syntax)]
+
+
+# --- TIP markers -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("marker", "source_id", "locator", "location"),
+    [
+        ("[[ctx-1]]", "ctx-1", None, None),
+        ("[[ctx-1:L42-67]]", "ctx-1", "L42-67", Location("lines", 42, 67)),
+        ("[[doc:p12]]", "doc", "p12", Location("pages", 12, 12)),
+        ("[[doc:sec-intro]]", "doc", "sec-intro", Location("section", name="intro")),
+        ("[[talk:2:15]]", "talk", "2:15", Location("time", 135, 135)),
+        ("[[doc:general]]", "doc", "general", Location("general")),
+    ],
+)
+def test_tip_marker(marker: str, source_id: str, locator: str | None, location: object) -> None:
+    text = f"The deadline is March 15th {marker}."
+    citation = only(text)
+    assert (citation.source_id, citation.locator, citation.location) == (
+        source_id,
+        locator,
+        location,
+    )
+    assert citation.raw == marker
+    assert citation.syntax == "tip"
+    assert citation.claim == "The deadline is March 15th"
+    assert citation.span is not None
+    assert text[citation.span.start : citation.span.end] == marker
+
+
+def test_tip_scan_yields_markers_with_spans_and_references() -> None:
+    (marker,) = TipSyntax().scan("see [[doc:p12]]")
+    assert marker.span == Span(4, 15)
+    assert marker.raw == "[[doc:p12]]"
+    assert marker.references == (Reference("doc", "p12"),)
+    assert marker.error is None
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [
+        ("The answer [[ctx-1 is here.", "'[[ctx-1'"),
+        ("The answer [[ctx-1\n]] is here.", "'[[ctx-1'"),
+        ("An empty marker [[]] here.", "'[[]]'"),
+        ("No id [[:p3]] here.", "'[[:p3]]'"),
+    ],
+)
+def test_malformed_tip_marker_is_a_warning_not_a_citation(text: str, quoted: str) -> None:
+    found, warnings = extract_citations(text)
+    assert found == []
+    (warning,) = warnings
+    assert quoted in warning
+    assert warning.endswith(".")
+
+
+def test_unclosed_tip_warning_names_the_offset() -> None:
+    text = "x" * 120 + "[[ctx-1 never closed"
+    _, warnings = extract_citations(text)
+    assert warnings == ["Ignored a malformed tip marker: unclosed marker '[[ctx-1' at offset 120."]
+
+
+def test_malformed_marker_stays_ordinary_text_and_later_markers_still_count() -> None:
+    found, warnings = extract_citations("Broken [[ctx-1 here, fine [[ctx-2]].")
+    assert len(warnings) == 1
+    assert [c.source_id for c in found] == ["ctx-2"]
+    assert found[0].claim == "Broken [[ctx-1 here, fine"
+
+
+def test_tip_inside_extra_brackets() -> None:
+    assert only("Claim [[[ctx-1]]].").raw == "[[ctx-1]]"
+
+
+def test_empty_tip_locator_is_kept_and_reported() -> None:
+    found, warnings = extract_citations("Claim [[doc:]].")
+    assert [(c.source_id, c.locator, c.location) for c in found] == [("doc", "", None)]
+    (warning,) = warnings
+    assert "''" in warning
+
+
+# --- pandoc ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("marker", "expected"),
+    [
+        ("[@key]", [("key", None)]),
+        ("[@key, p. 12]", [("key", "p. 12")]),
+        ("[@a; @b, pp. 3-4]", [("a", None), ("b", "pp. 3-4")]),
+        ("[see @key, p. 33]", [("key", "p. 33")]),
+        ("[-@key]", [("key", None)]),
+        ("[@{odd key!}, p. 4]", [("odd key!", "p. 4")]),
+        ("[@stoker2022, pp. 213-14]", [("stoker2022", "pp. 213-14")]),
+        ("[@key, l. 5]", [("key", "l. 5")]),
+        ("[@key, ll. 5-9]", [("key", "ll. 5-9")]),
+        ("[@key, sec. Methods]", [("key", "sec. Methods")]),
+        ("[@key, § 2]", [("key", "§ 2")]),
+        ("[@key, section intro]", [("key", "section intro")]),
+        ("[@key p. 7]", [("key", "p. 7")]),
+        ("[@key, L42-67]", [("key", "L42-67")]),
+        ("[@key, p. 33 and passim]", [("key", "p. 33")]),
+        ("[@key, and passim]", [("key", None)]),
+        ("[@doe:2020.v2/x, p. 1]", [("doe:2020.v2/x", "p. 1")]),
+        ("[@_under]", [("_under", None)]),
+        ("[@1999smith]", [("1999smith", None)]),
+        ("[@doe99.]", [("doe99", None)]),
+        ("[@{https://x.org/a;b}, p. 2]", [("https://x.org/a;b", "p. 2")]),
+    ],
+)
+def test_pandoc_citation(marker: str, expected: list[tuple[str, str | None]]) -> None:
+    found = citations(f"Dracula was published in 1897 {marker}.")
+    assert [(c.source_id, c.locator) for c in found] == expected
+    assert {c.raw for c in found} == {marker}
+    assert {c.syntax for c in found} == {"pandoc"}
+
+
+def test_pandoc_locators_are_parsed_into_locations() -> None:
+    found = citations("It was 1897 [@a, pp. 213-14; @b, ll. 5-9; @c, sec. Methods].")
+    assert [c.location for c in found] == [
+        Location("pages", 213, 214),
+        Location("lines", 5, 9),
+        Location("section", name="Methods"),
+    ]
+
+
+def test_pandoc_locator_that_is_no_location_keeps_locator_and_warns() -> None:
+    found, warnings = extract_citations("It was 1897 [@key, chap. 3].")
+    (citation,) = found
+    assert (citation.locator, citation.location) == ("chap. 3", None)
+    (warning,) = warnings
+    assert "'chap. 3'" in warning
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Write to jane@example.com today.",
+        "Write to [jane@example.com] today.",
+        "A link [@key](https://example.com) here.",
+        "A plain [remark] here.",
+        "An at-sign [at @ home] here.",
+    ],
+)
+def test_not_a_pandoc_citation(text: str) -> None:
+    assert extract_citations(text) == ([], [])
+
+
+@pytest.mark.parametrize("text", ["Claim [@].", "Claim [@, p. 3].", "Claim [@a; @]."])
+def test_pandoc_citation_without_key_is_malformed(text: str) -> None:
+    found, warnings = extract_citations(text)
+    assert found == []
+    (warning,) = warnings
+    assert "pandoc" in warning
+
+
+def test_unclosed_pandoc_citation_is_malformed() -> None:
+    found, warnings = extract_citations("Claim [@key, p. 3\nNext line.")
+    assert found == []
+    assert warnings == ["Ignored a malformed pandoc marker: unclosed citation '[@key' at offset 6."]
+
+
+def test_pandoc_citation_may_wrap_a_line_but_not_a_paragraph() -> None:
+    assert ids("Claim [see @a,\n p. 3].") == ["a"]
+    _, warnings = extract_citations("Claim [see @a,\n\n p. 3].")
+    assert warnings == []  # the '@' is not right after '[': prose, not a broken citation
+
+
+def test_bare_braced_key_is_a_citation_bare_key_only_in_text_mode() -> None:
+    assert ids("As @{doe99} shows.") == ["doe99"]
+    assert ids("As @doe99 shows.") == []
+    found = citations("As @doe99 [p. 33] shows, and @smith04 too.", PandocSyntax(in_text=True))
+    assert [(c.source_id, c.locator, c.raw) for c in found] == [
+        ("doe99", "p. 33", "@doe99 [p. 33]"),
+        ("smith04", None, "@smith04"),
+    ]
+    assert ids("mail jane@doe99.org", PandocSyntax(in_text=True)) == []
+
+
+def test_in_text_key_does_not_swallow_a_numeric_marker() -> None:
+    text = "As @doe99 [1] shows."
+    found = citations(text, [PandocSyntax(in_text=True), "numeric"])
+    assert [(c.source_id, c.raw) for c in found] == [("doe99", "@doe99"), ("1", "[1]")]
+
+
+# --- numeric -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("marker", "expected"),
+    [
+        ("[1]", ["1"]),
+        ("[1, 3]", ["1", "3"]),
+        ("[3,1]", ["3", "1"]),
+        ("[2-4]", ["2", "3", "4"]),
+        ("[2\u20134]", ["2", "3", "4"]),
+        ("[1, 3-5; 9]", ["1", "3", "4", "5", "9"]),
+        ("[ 7 ]", ["7"]),
+    ],
+)
+def test_numeric_marker(marker: str, expected: list[str]) -> None:
+    found = citations(f"Water boils at 100 degrees {marker}.")
+    assert [c.source_id for c in found] == expected
+    assert {c.raw for c in found} == {marker}
+    assert {c.syntax for c in found} == {"numeric"}
+    assert {c.locator for c in found} == {None}
+
+
+def test_numeric_range_is_capped() -> None:
+    assert len(citations("Many [1-1000].")) == 1000
+    found, warnings = extract_citations("Too many [1-1001].")
+    assert found == []
+    (warning,) = warnings
+    assert "1000" in warning
+
+
+def test_reversed_numeric_range_is_malformed() -> None:
+    found, warnings = extract_citations("Odd [4-2].")
+    assert found == []
+    assert len(warnings) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Take a[1] and x_2[3].",
+        "Take m[1][2].",
+        "See [the paper][1] for more.",
+        "An image ![1](figure.png) here.",
+        "A link [1](https://example.com/paper) here.",
+        "Text.\n\n[1]: https://example.com/paper",
+        "  [1]: https://example.com/paper",
+        "Too long [1234567890].",
+        "A word [one] and a decimal [1.5].",
+    ],
+)
+def test_not_a_numeric_citation(text: str) -> None:
+    assert extract_citations(text) == ([], [])
+
+
+def test_colon_after_marker_mid_line_is_still_a_citation() -> None:
+    assert ids("As shown [1]: water boils.") == ["1"]
+
+
+# --- code is never cited -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use `x[1]` here.",
+        "Use `[[ctx-1]]` and `[@key]` here.",
+        "Use ``a ` [1] b`` here.",
+        "Code:\n```python\nx = y[1] + [[ctx-1]] + [@key]\n```\n",
+        "Code:\n~~~\n[1]\n~~~\n",
+        "1. Step\n    ```\n    [1]\n    ```\n",
+        "Unclosed fence:\n```\n[1] [[ctx-1]]\n",
+    ],
+)
+def test_code_is_never_cited(text: str) -> None:
+    assert extract_citations(text) == ([], [])
+
+
+def test_text_after_code_is_scanned() -> None:
+    text = "Use `x[1]` then.\n```\n[2]\n```\nWater boils [3] and `[4]` is code [5]."
+    assert ids(text) == ["3", "5"]
+
+
+def test_unmatched_backtick_is_plain_text() -> None:
+    assert ids("A stray ` backtick [1].") == ["1"]
+
+
+def test_inline_code_does_not_span_a_blank_line() -> None:
+    assert ids("A `tick\n\nthen [1] and ` more.") == ["1"]
+
+
+# --- auto and the syntax argument --------------------------------------------------------
+
+
+def test_auto_prefers_the_earlier_longer_marker() -> None:
+    citation = only("Claim [[1]].")
+    assert (citation.syntax, citation.source_id, citation.raw) == ("tip", "1", "[[1]]")
+
+
+def test_auto_finds_all_three_in_text_order() -> None:
+    text = "A [[doc:p2]]. B [@key, p. 3]. C [4]."
+    assert [(c.syntax, c.source_id) for c in citations(text)] == [
+        ("tip", "doc"),
+        ("pandoc", "key"),
+        ("numeric", "4"),
+    ]
+
+
+def test_syntax_by_name_object_and_sequence() -> None:
+    text = "A [[1]] and [@k] and [2]."
+    assert [c.raw for c in citations(text, "numeric")] == ["[1]", "[2]"]
+    assert [c.raw for c in citations(text, TipSyntax())] == ["[[1]]"]
+    assert [c.raw for c in citations(text, ["pandoc", NumericSyntax()])] == ["[1]", "[@k]", "[2]"]
+    assert [c.raw for c in citations(text, ("tip", "auto"))] == ["[[1]]", "[@k]", "[2]"]
+
+
+def test_unknown_syntax_name_raises() -> None:
+    with pytest.raises(UnknownBackendError):
+        extract_citations("text", "chicago")
+
+
+def test_text_must_be_a_string() -> None:
+    with pytest.raises(InputError):
+        extract_citations(b"[1]")  # type: ignore[arg-type]
+
+
+def test_builtin_syntaxes_follow_the_protocol() -> None:
+    for syntax, name in (
+        (TipSyntax(), "tip"),
+        (PandocSyntax(), "pandoc"),
+        (NumericSyntax(), "numeric"),
+    ):
+        assert isinstance(syntax, CitationSyntax)
+        assert syntax.name == name
+
+
+def test_third_party_syntax_object() -> None:
+    class Hashtag:
+        name = "hashtag"
+
+        def scan(self, text: str) -> list[object]:
+            from citecheck.model import Marker
+
+            start = text.index("#src")
+            return [Marker(Span(start, start + 4), "#src", "hashtag", (Reference("src"),))]
+
+    citation = only("Water is wet #src.", Hashtag())
+    assert (citation.syntax, citation.source_id, citation.claim) == (
+        "hashtag",
+        "src",
+        "Water is wet",
+    )
+
+
+# --- excerpts and claims -----------------------------------------------------------------
+
+
+def claims(text: str) -> list[str | None]:
+    return [c.claim for c in citations(text)]
+
+
+def test_several_markers_in_one_sentence() -> None:
+    assert claims("Paris is the capital [1] and Berlin is big [2].") == [
+        "Paris is the capital",
+        "and Berlin is big",
+    ]
+
+
+def test_claims_of_consecutive_sentences() -> None:
+    assert claims("Paris is old [1]. Berlin is big [2]! Rome is older [3]?") == [
+        "Paris is old",
+        "Berlin is big",
+        "Rome is older",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Intro here. Paris is the capital. [1] Next sentence.",
+        "Intro here. Paris is the capital.[1] Next sentence.",
+        "Intro here. Paris is the capital.[1]Next sentence.",
+        "Intro here.\nParis is the capital.\n[1]",
+    ],
+)
+def test_marker_after_the_full_stop_takes_the_sentence_before(text: str) -> None:
+    assert claims(text) == ["Paris is the capital."]
+
+
+def test_marker_at_the_start_has_no_claim() -> None:
+    citation = only("[1] Paris is the capital.")
+    assert (citation.excerpt, citation.claim, citation.text_span) == (None, None, None)
+    assert only("  \n[[doc]] text").claim is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Paris is the capital [1][2].",
+        "Paris is the capital [1], [2].",
+        "Paris is the capital [[a]] [[b]].",
+        "Paris is the capital [@a; @b].",
+        "Paris is the capital [1] [@b].",
+        "Paris is the capital [1]. [2]",
+    ],
+)
+def test_adjacent_markers_share_claim(text: str) -> None:
+    found = citations(text)
+    assert len(found) == 2
+    assert {c.claim for c in found} == {"Paris is the capital"}
+    assert found[0].text_span == found[1].text_span
+
+
+def test_markers_separated_by_a_blank_line_do_not_share() -> None:
+    # [2] opens a paragraph: no text stands between it and the previous marker.
+    assert claims("Paris is big [1]\n\n[2] Berlin.") == ["Paris is big", None]
+
+
+def test_adjacent_markers_share_excerpt() -> None:
+    found = citations('He said "water is wet" [1][2].')
+    assert [c.excerpt for c in found] == ["water is wet", "water is wet"]
+
+
+@pytest.mark.parametrize(
+    ("text", "excerpt"),
+    [
+        ('The report says "It rains. It pours." [[ctx-1]]', "It rains. It pours."),
+        ("The report says \u201cIt rains.\u201d [[ctx-1]]", "It rains."),
+        ("Der Bericht sagt \u201eEs regnet.\u201c [[ctx-1]]", "Es regnet."),
+        ("Le rapport dit \u00abIl pleut\u00bb [[ctx-1]]", "Il pleut"),
+        ('The report says "it   rains",  [[ctx-1]]', "it   rains"),
+        ('The report says "it rains": [[ctx-1]]', "it rains"),
+        ('"it rains" [[ctx-1]]', "it rains"),
+    ],
+)
+def test_quoted_excerpt(text: str, excerpt: str) -> None:
+    citation = only(text)
+    assert citation.excerpt == excerpt
+    assert citation.text_span is not None
+    assert text[citation.text_span.start : citation.text_span.end] == excerpt
+    assert citation.claim is not None
+    assert excerpt.split()[0] in citation.claim
+
+
+def test_claim_of_a_quoted_excerpt_is_the_surrounding_sentence() -> None:
+    citation = only('Earlier text. The report says "It rains. It pours." [[ctx-1]] Later.')
+    assert citation.excerpt == "It rains. It pours."
+    assert citation.claim == 'The report says "It rains. It pours."'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"It rains" said the report [1].',
+        'He wrote "a [1] b" [2].',
+        'He wrote "first paragraph\n\nsecond" [2].',
+        'He wrote "" [2].',
+        'Sizes 5" and 6" [2].',
+    ],
+)
+def test_no_excerpt(text: str) -> None:
+    assert citations(text)[-1].excerpt is None
+
+
+def test_punctuation_alone_is_no_claim() -> None:
+    citation = only('"..." [1]')
+    assert (citation.excerpt, citation.claim, citation.text_span) == ("...", None, Span(1, 4))
+    assert claims('Paris [1]\n"\n\n[2]') == ["Paris", None]
+
+
+def test_excerpt_never_spans_a_previous_marker() -> None:
+    found = citations('Alpha "one" [1] beta two" [2].')
+    assert [c.excerpt for c in found] == ["one", None]
+
+
+def test_claim_is_cleaned() -> None:
+    text = "# Results\n\n- The   sky\n  is blue, [1]\n* Grass is green; [2]\n1. Snow is white: [3]"
+    assert claims(text) == ["The sky is blue", "Grass is green", "Snow is white"]
+
+
+def test_claim_after_a_marker_drops_connecting_punctuation() -> None:
+    assert claims("Paris is big [1], and Berlin is bigger [2].") == [
+        "Paris is big",
+        "and Berlin is bigger",
+    ]
+    assert claims("Paris is big ([1]) and old [2].")[0] == "Paris is big"
+
+
+def test_claim_text_span_slices_the_claim_source_region() -> None:
+    text = "Intro. The   sky is\nblue [1] and grass is green [2]. Snow. [3]"
+    for citation in citations(text):
+        span = citation.text_span
+        assert span is not None
+        assert " ".join(text[span.start : span.end].split()) == citation.claim
+
+
+def test_every_reference_of_a_marker_shares_its_span() -> None:
+    text = "Claim [@a; @b]."
+    found = citations(text)
+    assert [c.span for c in found] == [Span(6, 14), Span(6, 14)]
+    assert all(text[6:14] == c.raw for c in found)
+
+
+# --- properties --------------------------------------------------------------------------
+
+_NOISY_PIECES = st.sampled_from(
+    [
+        *'[]@:;,.-\u2013"\u201c\u201d\u201e\u00ab\u00bb`~\n x1pL{}#*!?()_',
+        *("[[", "]]", "```", "[@", "\n\n", "[1]", "[[a:p2]]", "[@k, p. 2]"),
+    ]
+)
+_NOISY = st.lists(_NOISY_PIECES, max_size=80).map("".join) | st.text(max_size=200)
+
+
+@settings(max_examples=400)
+@given(_NOISY)
+def test_extraction_never_raises_and_raw_matches_span(text: str) -> None:
+    found, warnings = extract_citations(text)
+    assert all(isinstance(w, str) and w for w in warnings)
+    for citation in found:
+        assert citation.span is not None
+        assert text[citation.span.start : citation.span.end] == citation.raw
+        if citation.text_span is not None:
+            assert citation.text_span.end <= len(text)
+            assert citation.span.start >= citation.text_span.start
+
+
+_WORDS = st.text(alphabet=string.ascii_letters, min_size=1, max_size=8)
+_MARKERS = st.one_of(
+    st.builds("[[{}]]".format, st.from_regex(r"ctx-[0-9]{1,2}(:L[1-9][0-9]?)?", fullmatch=True)),
+    st.builds("[@{}]".format, st.from_regex(r"[a-z]{1,6}[0-9]{2}(, p\. [1-9])?", fullmatch=True)),
+    st.builds("[{}]".format, st.integers(1, 30)),
+)
+_PIECES = st.one_of(
+    _WORDS,
+    _WORDS,
+    _WORDS,
+    _MARKERS,
+    st.sampled_from([".", ",", ";", '"', "\u201c", "\u201d", "\n"]),
+)
+
+
+@settings(max_examples=300)
+@given(st.lists(_PIECES, min_size=1, max_size=40))
+def test_marker_characters_never_leak_into_excerpts_or_claims(pieces: list[str]) -> None:
+    text = " ".join(pieces)
+    found, _ = extract_citations(text)
+    for citation in found:
+        for part in (citation.excerpt, citation.claim):
+            if part is not None:
+                assert not any(bit in part for bit in ("[[", "]]", "[@"))
