@@ -110,7 +110,14 @@ class Verifier:
         cache: dict[tuple[Any, ...], Result] = {}
         results = []
         for citation in citations:
-            key = (citation.source_id, citation.syntax, citation.locator, citation.checked_text)
+            quoted = bool(citation.excerpt)
+            key = (
+                citation.source_id,
+                citation.syntax,
+                citation.locator,
+                quoted,
+                citation.checked_text,
+            )
             if key not in cache:
                 cache[key] = self.check(citation, documents)
             results.append(replace(cache[key], citation=citation))
