@@ -330,3 +330,26 @@ def test_misspellings_in_a_quote_are_noise_not_a_change() -> None:
 def test_a_claim_may_leave_out_words_a_quote_may_not() -> None:
     result = only(verify("The ferry runs between the two islands [[n]].", FERRY))
     assert result.status is Status.VERIFIED
+
+
+def test_a_claim_with_a_changed_word_is_partial() -> None:
+    sources = {"a": "Adverse events were rare in the first year."}
+    result = only(verify("Adverse events were common in the first year [[a]].", sources))
+    assert result.status is Status.PARTIAL
+    assert "'common' where the source has 'rare'" in result.reason
+
+
+def test_evidence_never_cuts_a_word_and_so_never_hides_a_negation() -> None:
+    sources = {"paper": "Intro.\nIt did not reduce mortality in the first year.\n"}
+    result = only(verify("It did reduce mortality in the first year [[paper:L2]].", sources))
+    assert result.status is Status.PARTIAL
+    assert result.evidence[0].text.startswith("It did not")
+
+
+def test_invalid_verifier_options_are_config_errors() -> None:
+    with pytest.raises(ConfigError):
+        Verifier(threshold=0)
+    with pytest.raises(ConfigError):
+        Verifier(min_claim_words=-1)
+    with pytest.raises(ConfigError):
+        Verifier(ellipsis_max_gap=-5)

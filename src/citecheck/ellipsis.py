@@ -56,10 +56,10 @@ def match_fragments(
     find: Finder,
     max_gap: int,
     *,
-    wording: bool = True,
+    quoted: bool = True,
 ) -> FragmentMatch:
     """Find ``fragments`` in order inside ``within``; ``find`` is the matcher cascade.
-    ``wording`` also counts changed words as differences (see :func:`meaning_differences`)."""
+    ``quoted`` texts must keep the source's words (see :func:`meaning_differences`)."""
     best_found = 0
     for first in list(find(fragments[0], document, within))[:_MAX_FIRST_CANDIDATES]:
         chain = [first]
@@ -80,9 +80,13 @@ def match_fragments(
                 len(chain),
                 _join(chain, document),
                 tuple(chain),
-                _differences(fragments, chain, document, wording),
+                _differences(fragments, chain, document, quoted),
             )
     return FragmentMatch(len(fragments), best_found, None)
+
+
+def _noun(quoted: bool) -> str:
+    return "quote" if quoted else "claim"
 
 
 def _join(chain: list[Evidence], document: Document) -> Evidence:
@@ -100,12 +104,14 @@ def _join(chain: list[Evidence], document: Document) -> Evidence:
 
 
 def _differences(
-    fragments: Sequence[str], chain: list[Evidence], document: Document, wording: bool
+    fragments: Sequence[str], chain: list[Evidence], document: Document, quoted: bool
 ) -> tuple[str, ...]:
     notes: list[str] = []
     for fragment, part in zip(fragments, chain, strict=True):
         if part.method != "exact":
-            notes.extend(meaning_differences(fragment, part.text, wording=wording))
+            notes.extend(
+                meaning_differences(fragment, part.text, omissions=quoted, noun=_noun(quoted))
+            )
     for before, after in pairwise(chain):
         notes.extend(elided_negations(document.text[before.end : after.start]))
     return tuple(dict.fromkeys(notes))

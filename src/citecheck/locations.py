@@ -107,6 +107,10 @@ class Location:
             return str(self)
         return f"characters {self.start}-{self.end}"
 
+    def preposition(self) -> str:
+        """The word that goes before :meth:`describe` in a sentence: on p. 12, at line 4."""
+        return {"pages": "on", "section": "in", "general": "in"}.get(self.kind, "at")
+
     def __str__(self) -> str:
         """The canonical written form; ``Location.parse(str(loc)) == loc``."""
         if self.kind == "general":

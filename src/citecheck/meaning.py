@@ -33,28 +33,31 @@ def _numbers(text: str) -> Counter[str]:
     return Counter(n.replace(",", "") for n in _NUMBER.findall(normalize(text)))
 
 
-def meaning_differences(quote: str, source: str, *, wording: bool = False) -> list[str]:
-    """Human sentences naming each negation or number that differs between a quote and the
-    source passage it was matched to; empty when none does.
+def meaning_differences(
+    text: str, source: str, *, omissions: bool = False, noun: str = "quote"
+) -> list[str]:
+    """Human sentences naming each change of meaning between a text and the source passage it
+    was matched to — a negation or number that differs, a word put in place of another or
+    added — or an empty list.
 
-    With ``wording`` (for quotations, which claim to be verbatim) a word the quote puts in place
-    of another, adds, or leaves out mid-passage is a difference too; a misspelt word
-    (``commision``) or a word split by OCR (``commit tee``) is not.
+    ``omissions`` also names a word the text leaves out mid-passage (quotations claim to be
+    verbatim; claims may condense). A misspelt word (``commision``) or one split by OCR
+    (``commit tee``) is never a difference. ``noun`` names the text in the sentences
+    ("quote", "claim").
     """
     differences = []
-    quoted, stated = _negations(quote), _negations(source)
-    for word in sorted((stated - quoted).keys()):
-        differences.append(f"the source says {word!r} where the quote does not")
-    for word in sorted((quoted - stated).keys()):
-        differences.append(f"the quote adds {word!r}, which the source does not say")
-    quoted_numbers, stated_numbers = _numbers(quote), _numbers(source)
-    missing, added = stated_numbers - quoted_numbers, quoted_numbers - stated_numbers
+    ours, theirs = _negations(text), _negations(source)
+    for word in sorted((theirs - ours).keys()):
+        differences.append(f"the source says {word!r} where the {noun} does not")
+    for word in sorted((ours - theirs).keys()):
+        differences.append(f"the {noun} adds {word!r}, which the source does not say")
+    our_numbers, their_numbers = _numbers(text), _numbers(source)
+    missing, added = their_numbers - our_numbers, our_numbers - their_numbers
     if missing or added:
         said = ", ".join(sorted(added)) or "no number"
         stands = ", ".join(sorted(missing)) or "no number"
-        differences.append(f"the quote has {said} where the source has {stands}")
-    if wording:
-        differences.extend(_word_changes(quote, source))
+        differences.append(f"the {noun} has {said} where the source has {stands}")
+    differences.extend(_word_changes(text, source, omissions=omissions, noun=noun))
     return differences
 
 
@@ -62,41 +65,41 @@ _STOP_WORDS = frozenset(
     "a an the of to in on at for and or but is are was were be been being it its this that "
     "these those with as by from".split()
 )
+_CONTRACTED_NOT = re.compile(r"n't\b|\b(?<=can)not\b")
 
 
 def _words(text: str) -> list[str]:
-    words: list[str] = _TOKEN.findall(normalize(text))
+    """Words for comparing wording; ``didn't`` is ``did not`` so a negation stays one word."""
+    words: list[str] = _TOKEN.findall(_CONTRACTED_NOT.sub(" not", normalize(text)))
     return words
 
 
 def _ignorable(words: list[str]) -> bool:
     """Stop words, numbers and negations: numbers and negations have their own checks."""
-    return all(
-        w in _STOP_WORDS or w in _NEGATIONS or w.endswith("n't") or w[:1].isdigit() for w in words
-    )
+    return all(w in _STOP_WORDS or w in _NEGATIONS or w[:1].isdigit() for w in words)
 
 
-def _word_changes(quote: str, source: str) -> list[str]:
+def _word_changes(text: str, source: str, *, omissions: bool, noun: str) -> list[str]:
     from rapidfuzz.distance import Levenshtein
 
-    quoted, stated = _words(quote), _words(source)
+    ours_all, theirs_all = _words(text), _words(source)
     changes = []
-    blocks = [op for op in Levenshtein.opcodes(quoted, stated) if op.tag != "equal"]
-    for op in _merged(blocks):
-        ours, theirs = quoted[op[0] : op[1]], stated[op[2] : op[3]]
+    blocks = [op for op in Levenshtein.opcodes(ours_all, theirs_all) if op.tag != "equal"]
+    for a, b, c, d in _merged(blocks):
+        ours = [w for w in ours_all[a:b] if not _ignorable([w])]
+        theirs = [w for w in theirs_all[c:d] if not _ignorable([w])]
         if ours and theirs:
-            a, b = "".join(ours), "".join(theirs)
-            if Levenshtein.distance(a, b) <= max(1, int(0.3 * max(len(a), len(b)))):
+            joined_ours, joined_theirs = "".join(ours), "".join(theirs)
+            longest = max(len(joined_ours), len(joined_theirs))
+            if Levenshtein.distance(joined_ours, joined_theirs) <= max(1, int(0.3 * longest)):
                 continue  # a slip of spelling or spacing, not of wording
-            if _ignorable(ours) and _ignorable(theirs):
-                continue
             changes.append(
-                f"the quote has {' '.join(ours)!r} where the source has {' '.join(theirs)!r}"
+                f"the {noun} has {' '.join(ours)!r} where the source has {' '.join(theirs)!r}"
             )
-        elif ours and not _ignorable(ours):
-            changes.append(f"the quote adds {' '.join(ours)!r}")
-        elif theirs and op[2] > 0 and op[3] < len(stated) and not _ignorable(theirs):
-            changes.append(f"the quote leaves out {' '.join(theirs)!r}")
+        elif ours:
+            changes.append(f"the {noun} adds {' '.join(ours)!r}")
+        elif theirs and omissions and c > 0 and d < len(theirs_all):
+            changes.append(f"the {noun} leaves out {' '.join(theirs)!r}")
     return changes
 
 

@@ -1,9 +1,9 @@
 """The frozen value types every part of citecheck speaks: spans, statuses, citations, evidence.
 
 They are plain frozen, slotted dataclasses: cheap to create, safe to share between threads and
-never mutated after construction. :class:`~citecheck.documents.Document`,
-:class:`~citecheck.locations.Location` and :class:`~citecheck.report.Report` live in their own
-modules and are re-exported here so that ``citecheck.model`` is the one place to look.
+never mutated after construction. :class:`~citecheck.locations.Location` is re-exported here;
+:class:`~citecheck.documents.Document` and :class:`~citecheck.report.Report`, which carry
+behaviour of their own, live in their modules (all are importable from ``citecheck``).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class Status(StrEnum):
     """The verdict on one citation. Values are the lowercase names."""
 
     VERIFIED = "verified"
-    """The excerpt stands at the cited location (or the claim is supported there)."""
+    """The excerpt stands at the cited location (or the claim stands there, near-verbatim)."""
     PARTIAL = "partial"
     """Part of it matched, or it matched with a change of meaning (a negation, a number)."""
     WRONG_LOCATION = "wrong_location"
@@ -212,7 +212,8 @@ class Result:
 
     @property
     def excerpt_verified(self) -> bool:
-        """True when the excerpt or claim was found at the cited location."""
+        """True exactly when the status is ``VERIFIED``: the excerpt or claim stands at the
+        cited location without a change of meaning."""
         return self.status is Status.VERIFIED
 
     def to_dict(self) -> dict[str, Any]:

@@ -2,8 +2,8 @@
 third-party ones through entry points (one name loaded at a time).
 
 Groups: ``matchers`` (entry points ``citecheck.matchers``) and ``syntaxes``
-(``citecheck.syntaxes``). A name nobody registered raises :class:`UnknownBackendError` listing
-the names that are known.
+(``citecheck.syntaxes``). A name nobody registered raises
+:class:`~citecheck.errors.UnknownBackendError` listing the names that are known.
 """
 
 from __future__ import annotations

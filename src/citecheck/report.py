@@ -90,6 +90,7 @@ class Report:
         s = self.summary()
         rate = "n/a" if s["pass_rate"] is None else f"{s['pass_rate']:.0%}"
         lines.append(
-            f"{s['total']} citations, pass rate {rate}, {'PASSED' if self.passed else 'FAILED'}"
+            f"{s['total']} citation{'' if s['total'] == 1 else 's'}, pass rate {rate}, "
+            + ("PASSED" if self.passed else "FAILED")
         )
         return "\n".join(lines)

@@ -50,10 +50,10 @@ class Verifier:
     ``matchers`` run in order, cheap first: names (``"exact"``, ``"fuzzy"``) or objects with a
     ``find`` method. ``threshold`` is the fuzzy similarity a passage needs (used when ``fuzzy``
     is given by name). ``accept`` is the set of statuses that pass; ``require_citations`` fails
-    a text that cites nothing. ``numeric_sources`` maps numeric markers (``[1]``) to source ids —
-    a mapping ``{"1": "smith2020"}`` or a sequence in citation order; by default ``[n]`` is the
-    n-th source. ``search_elsewhere`` looks for an excerpt missing at its location in the rest of
-    the sources (to tell a wrong location from a fabricated quote). ``ellipsis_max_gap`` bounds
+    a text that cites nothing. ``numeric_sources`` maps numeric markers (``[1]``) to source
+    ids — a mapping ``{"1": "smith2020"}`` or a sequence whose first id is ``[1]``; by default
+    ``[n]`` is the n-th source. ``search_elsewhere`` looks for an excerpt missing at its
+    location in the rest of the sources (to tell a wrong location from a fabricated quote). ``ellipsis_max_gap`` bounds
     the characters an ellipsis may stand for. A claim (text without quotation marks) of fewer
     than ``min_claim_words`` words — "See also [3]" — is too short to check and is reported as
     ``UNCHECKED``; quoted excerpts are always checked.
@@ -72,6 +72,8 @@ class Verifier:
         ellipsis_max_gap: int = 2000,
         min_claim_words: int = 3,
     ) -> None:
+        if not 0.0 < threshold <= 1.0:
+            raise ConfigError(f"threshold must be in (0, 1], got {threshold}")
         if isinstance(matchers, str):
             matchers = (matchers,)
         if not matchers:
@@ -91,6 +93,8 @@ class Verifier:
         if ellipsis_max_gap < 0:
             raise ConfigError(f"ellipsis_max_gap must be >= 0, got {ellipsis_max_gap}")
         self.ellipsis_max_gap = ellipsis_max_gap
+        if min_claim_words < 0:
+            raise ConfigError(f"min_claim_words must be >= 0, got {min_claim_words}")
         self.min_claim_words = min_claim_words
 
     def __repr__(self) -> str:
@@ -165,7 +169,8 @@ class Verifier:
             return Result(
                 citation, Status.NOT_FOUND, 0.0, (), f"the cited location does not exist: {exc}"
             )
-        cited = f"{location.describe()} of {document.id!r}" if location else f"{document.id!r}"
+        cited = f"{location.describe()} of {document.id!r}" if location else repr(document.id)
+        place = f"{location.preposition()} {cited}" if location else f"in {cited}"
         query = citation.checked_text
         kind = "excerpt" if citation.excerpt else "claim"
         if not query or not any(ch.isalnum() for ch in normalize(query)):
@@ -194,7 +199,7 @@ class Verifier:
                 Status.VERIFIED,
                 min(1.0, 0.5 + 0.5 * best.score),
                 here.evidence,
-                f"the {kind} stands {how} in {cited}",
+                f"the {kind} stands {how} {place}",
             )
         if here.found:
             return Result(
@@ -202,7 +207,7 @@ class Verifier:
                 Status.PARTIAL,
                 0.3 + 0.2 * here.evidence[0].score,
                 here.evidence,
-                f"the {kind} matches {cited} only with a change of meaning: "
+                f"the {kind} matches the source {place} only with a change of meaning: "
                 + "; ".join(here.differences),
             )
         if here.fragments_found:
@@ -212,7 +217,7 @@ class Verifier:
                 0.3 * here.fragments_found / here.fragments,
                 (),
                 f"only {here.fragments_found} of {here.fragments} fragments of the elided "
-                f"{kind} stand in order in {cited}",
+                f"{kind} stand in order {place}",
             )
         searched = " or anywhere in the sources" if self.search_elsewhere else ""
         elsewhere = self._elsewhere(
@@ -238,7 +243,7 @@ class Verifier:
             Status.UNSUPPORTED,
             0.1,
             (),
-            f"the {kind} does not stand in {cited}{searched} (checked: {checked})",
+            f"the {kind} does not stand {place}{searched} (checked: {checked})",
         )
 
     def _source(self, citation: Citation, documents: Mapping[str, Document]) -> Document | None:
@@ -281,7 +286,7 @@ class Verifier:
         fragments = split_fragments(query)
         if len(fragments) > 1:
             outcome = match_fragments(
-                fragments, document, region, self._find, self.ellipsis_max_gap, wording=quoted
+                fragments, document, region, self._find, self.ellipsis_max_gap, quoted=quoted
             )
             if outcome.evidence is None:
                 return _Match((), (), outcome.total, outcome.found)
@@ -293,7 +298,7 @@ class Verifier:
         diffs = (
             ()
             if best.method == "exact"
-            else tuple(meaning_differences(query, best.text, wording=quoted))
+            else tuple(meaning_differences(query, best.text, omissions=quoted, noun=_noun(quoted)))
         )
         return _Match(tuple(hits[:_MAX_EVIDENCE]), diffs, 1, 1)
 
@@ -303,6 +308,10 @@ class Verifier:
             if hits:
                 return hits
         return ()
+
+
+def _noun(quoted: bool) -> str:
+    return "quote" if quoted else "claim"
 
 
 def _where_found(evidence: Evidence) -> str:

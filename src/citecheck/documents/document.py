@@ -118,9 +118,10 @@ class Document:
     ) -> Document:
         """A PDF's text, page by page (needs the ``pdf`` extra: pypdf).
 
-        Pages are numbered by the PDF's own page labels when they are all numbers (so printed
-        page 12 is ``p12`` even when it is the 15th page of the file), else from ``first_page``
-        (default 1). Pass ``first_page`` to override the labels.
+        Pages are numbered by the PDF's printed page labels (so printed page 12 is ``p12`` even
+        when it is the 15th page of the file); pages labelled otherwise, such as front matter in
+        roman numerals, keep their text but no page number. When the labels give no usable
+        numbering, or ``first_page`` is given, pages count from ``first_page`` (default 1).
         """
         from citecheck.documents.pdf import read_pdf_pages
 
@@ -263,7 +264,8 @@ class Document:
         first, last = location.start or 1, location.end or 1
         if last > count:
             raise LocationError(
-                f"{self.id!r} has {count} lines; {location.describe()} does not exist"
+                f"{self.id!r} has {count} line{'' if count == 1 else 's'}; "
+                f"{location.describe()} does not exist"
             )
         starts = self.line_starts
         end = starts[last] - 1 if last < len(starts) else len(self.text)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
 from citecheck.matchers._needle import is_word_char, needle, normalized_region
 from citecheck.model import Evidence, Span
-
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,28 +64,42 @@ class FuzzyMatcher:
 
 
 def _snap_to_words(target: str, haystack: str, start: int, end: int) -> tuple[float, int, int]:
-    """Try word starts near ``start`` and word ends near ``end``; keep the most similar span."""
+    """Move the window's edges to the word boundaries near them that make the passage most
+    similar to the target. Edges never fall inside a word: a passage cut mid-word could hide
+    a "not" (``didn't`` cut to ``t``) from the meaning checks."""
     from rapidfuzz import fuzz
 
-    slack = max(4, len(target) // 8)
-    lo, hi = max(0, start - slack), min(len(haystack), end + slack)
-    words = [m.span() for m in _WORD.finditer(haystack, lo, hi)]
-    starts = {start} | {
-        s
-        for s, _ in words
-        if abs(s - start) <= slack and (s == 0 or not is_word_char(haystack[s - 1]))
-    }
-    ends = {end} | {
-        e
-        for _, e in words
-        if abs(e - end) <= slack and (e == len(haystack) or not is_word_char(haystack[e]))
-    }
-    best = (fuzz.ratio(target, haystack[start:end]), start, end)
+    slack = max(6, len(target) // 4)
+    starts = _boundaries(haystack, start, slack, _is_word_start)
+    ends = _boundaries(haystack, end, slack, _is_word_end)
+    best = (-1.0, start, end)
     for s in starts:
         for e in ends:
             if e - s < len(target) // 2:
                 continue
-            score = fuzz.ratio(target, haystack[s:e], score_cutoff=best[0])
-            if score > best[0] or (score == best[0] and score and (e - s) < (best[2] - best[1])):
+            score = fuzz.ratio(target, haystack[s:e], score_cutoff=max(best[0], 0))
+            if score > best[0] or (score == best[0] and (e - s) < (best[2] - best[1])):
                 best = (score, s, e)
-    return best
+    return best if best[0] >= 0 else (0.0, start, end)
+
+
+def _is_word_start(text: str, i: int) -> bool:
+    return i < len(text) and is_word_char(text[i]) and (i == 0 or not is_word_char(text[i - 1]))
+
+
+def _is_word_end(text: str, i: int) -> bool:
+    return i > 0 and is_word_char(text[i - 1]) and (i == len(text) or not is_word_char(text[i]))
+
+
+def _boundaries(text: str, around: int, slack: int, test: Callable[[str, int], bool]) -> list[int]:
+    """Word boundaries within ``slack`` of ``around``; failing those, the nearest on each side."""
+    near = [
+        i
+        for i in range(max(0, around - slack), min(len(text), around + slack) + 1)
+        if test(text, i)
+    ]
+    if near:
+        return near
+    before = next((i for i in range(around, -1, -1) if test(text, i)), None)
+    after = next((i for i in range(around, len(text) + 1) if test(text, i)), None)
+    return [i for i in (before, after) if i is not None] or [around]
