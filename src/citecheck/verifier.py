@@ -48,15 +48,15 @@ class Verifier:
     """A reusable, configured verifier; :func:`citecheck.verify` is a one-shot over it.
 
     ``matchers`` run in order, cheap first: names (``"exact"``, ``"fuzzy"``) or objects with a
-    ``find`` method. ``threshold`` is the fuzzy similarity a passage needs (used when ``fuzzy``
-    is given by name). ``accept`` is the set of statuses that pass; ``require_citations`` fails
-    a text that cites nothing. ``numeric_sources`` maps numeric markers (``[1]``) to source
-    ids — a mapping ``{"1": "smith2020"}`` or a sequence whose first id is ``[1]``; by default
-    ``[n]`` is the n-th source. ``search_elsewhere`` looks for an excerpt missing at its
-    location in the rest of the sources (to tell a wrong location from a fabricated quote). ``ellipsis_max_gap`` bounds
-    the characters an ellipsis may stand for. A claim (text without quotation marks) of fewer
-    than ``min_claim_words`` words — "See also [3]" — is too short to check and is reported as
-    ``UNCHECKED``; quoted excerpts are always checked.
+    ``find`` method. ``threshold`` is the similarity the fuzzy matcher needs when it is given
+    by name. ``accept`` is the set of statuses that pass; ``require_citations`` fails a text
+    that cites nothing. ``numeric_sources`` maps numeric markers (``[1]``) to source ids: a
+    mapping ``{"1": "smith2020"}`` or a sequence whose first id is ``[1]``; by default ``[n]``
+    is the n-th source. ``search_elsewhere`` looks for an excerpt missing at its location in
+    the rest of the sources, to tell a wrong location from a fabricated quote.
+    ``ellipsis_max_gap`` bounds the characters an ellipsis may stand for. A claim (text
+    without quotation marks) of fewer than ``min_claim_words`` words, such as "See also [3]",
+    is too short to check and is reported as ``UNCHECKED``; quoted excerpts are always checked.
     """
 
     def __init__(
