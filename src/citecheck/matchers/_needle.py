@@ -20,7 +20,3 @@ def normalized_region(document: Document, within: Span | None) -> tuple[int, int
     if within is None:
         return 0, len(document.normalized)
     return document.normalized.to_normalized(within.start, within.end)
-
-
-def is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from citecheck.alignment import is_word_char
 from citecheck.documents import Document
-from citecheck.matchers._needle import is_word_char, needle, normalized_region
+from citecheck.matchers._needle import needle, normalized_region
 from citecheck.model import Evidence, Span
 
 
