@@ -48,6 +48,7 @@ def test_public_names_are_pinned() -> None:
             "locate",
             "split_sources",
             "verify",
+            "verify_quotes",
         ]
     )
     for name in citecheck.__all__:
@@ -89,9 +90,9 @@ def test_statuses_are_lowercase_string_values() -> None:
 
 
 def test_registry_lists_builtins_and_rejects_unknown_names() -> None:
-    assert registry.available("matchers")[:2] == ["exact", "fuzzy"]
+    assert registry.available("matchers")[:3] == ["exact", "fuzzy", "bm25"]
     assert registry.available("syntaxes")[:3] == ["tip", "pandoc", "numeric"]
-    with pytest.raises(UnknownBackendError, match="known: exact, fuzzy"):
+    with pytest.raises(UnknownBackendError, match="known: exact, fuzzy, bm25"):
         registry.load("matchers", "levenshtein-deluxe")
     with pytest.raises(ConfigError):
         registry.available("widgets")

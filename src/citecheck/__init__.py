@@ -6,7 +6,7 @@
 True
 """
 
-from citecheck._api import extract, locate, verify
+from citecheck._api import extract, locate, verify, verify_quotes
 from citecheck.documents import Document, Page, Section, Segment, split_sources
 from citecheck.errors import (
     BackendError,
@@ -49,6 +49,7 @@ __all__ = [
     "locate",
     "split_sources",
     "verify",
+    "verify_quotes",
 ]
 
 __version__ = "0.1.0"

@@ -3,15 +3,19 @@ client. Build a ``Verifier`` yourself to reuse one configuration for many texts.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from citecheck.documents import Sources
+from citecheck.documents import Sources, as_documents
 from citecheck.model import Citation, Evidence
+from citecheck.protocols import Embedder
+from citecheck.quotes import QuoteConfig, QuoteLocator, QuoteReport
 from citecheck.report import Report
 from citecheck.syntax import extract_citations
 from citecheck.verifier import Verifier
 
-__all__ = ["extract", "locate", "verify"]
+__all__ = ["extract", "locate", "verify", "verify_quotes"]
 
 
 def verify(text: str, sources: Sources, **options: Any) -> Report:
@@ -41,3 +45,31 @@ def locate(quote: str, sources: Sources, **options: Any) -> list[Evidence]:
     ``options`` are those of :class:`~citecheck.Verifier` (``matchers``, ``threshold``, …).
     """
     return Verifier(**options).locate(quote, sources)
+
+
+def verify_quotes(
+    quotes: Sequence[object],
+    sources: Sources,
+    *,
+    config: QuoteConfig | Mapping[str, Any] | str | Path | None = None,
+    embedder: Embedder | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    **options: Any,
+) -> QuoteReport:
+    """Locate every quote in ``sources`` (no location needed) and say how exactly it stands.
+
+    One :class:`~citecheck.quotes.QuoteRow` per quote, in order: the source document, the
+    passage and its context, BM25 score and ratio, global offsets, match ratio, cosine
+    similarity (when an ``embedder`` is given), status and evidence. ``config`` is a
+    :class:`~citecheck.quotes.QuoteConfig`, a mapping, or a TOML / YAML / JSON file; keyword
+    ``options`` override it. ``progress(done, total)`` is called after each quote.
+    """
+    if isinstance(config, QuoteConfig):
+        base = config.to_dict()
+    elif isinstance(config, str | Path):
+        base = QuoteConfig.from_file(config).to_dict()
+    else:
+        base = dict(config or {})
+    settings = QuoteConfig.from_mapping({**base, **options})
+    documents = list(as_documents(sources).values())
+    return QuoteLocator(settings, embedder).run(quotes, documents, progress)

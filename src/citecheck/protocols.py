@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from citecheck.documents import Document
     from citecheck.model import Evidence, Marker, Span
 
-__all__ = ["CitationSyntax", "Matcher"]
+__all__ = ["CitationSyntax", "Embedder", "Matcher"]
 
 
 @runtime_checkable
@@ -47,4 +47,20 @@ class CitationSyntax(Protocol):
 
     def scan(self, text: str) -> Iterable[Marker]:
         """The markers in ``text``, in order; malformed ones carry an ``error``."""
+        ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into vectors; any LangChain ``Embeddings`` object fits unchanged.
+
+    Vectors may be lists or numpy arrays; citecheck compares them by cosine similarity.
+    """
+
+    def embed_documents(self, texts: list[str]) -> Sequence[Sequence[float]]:
+        """One vector per text, in order."""
+        ...
+
+    def embed_query(self, text: str) -> Sequence[float]:
+        """The vector of one query text."""
         ...

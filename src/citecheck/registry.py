@@ -21,6 +21,7 @@ _BUILTINS: dict[str, dict[str, str]] = {
     "matchers": {
         "exact": "citecheck.matchers.exact:ExactMatcher",
         "fuzzy": "citecheck.matchers.fuzzy:FuzzyMatcher",
+        "bm25": "citecheck.matchers.bm25:BM25Matcher",
     },
     "syntaxes": {
         "tip": "citecheck.syntax.tip:TipSyntax",

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
 
-__all__ = ["DOCUMENT_SEPARATOR", "Window", "auto_window_size", "document_offsets", "make_windows"]
+__all__ = [
+    "DOCUMENT_SEPARATOR",
+    "Window",
+    "auto_window_size",
+    "document_offsets",
+    "make_windows",
+    "window_ranges",
+]
 
 DOCUMENT_SEPARATOR = "\n\n"
 MAX_WINDOW = 500
@@ -57,21 +64,26 @@ def document_offsets(documents: Sequence[Document]) -> list[int]:
 def make_windows(documents: Sequence[Document], size: int, overlap: int) -> list[Window]:
     """Windows of ``size`` characters stepping by ``size - overlap`` over every document; the
     last window of a document ends at its end, so every character is in some window."""
+    windows: list[Window] = []
+    for document, offset in zip(documents, document_offsets(documents), strict=True):
+        for start, end in window_ranges(0, len(document.text), size, overlap):
+            windows.append(Window(len(windows), document, start, end, offset + start))
+    return windows
+
+
+def window_ranges(start: int, end: int, size: int, overlap: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of the windows covering ``[start, end)``."""
     if size < 1:
         raise ConfigError(f"window size must be positive, got {size}")
     if not 0 <= overlap < size:
         raise ConfigError(f"overlap must be in [0, window size), got {overlap} for size {size}")
-    step = size - overlap
-    windows: list[Window] = []
-    for document, offset in zip(documents, document_offsets(documents), strict=True):
-        length = len(document.text)
-        starts = list(range(0, max(1, length - overlap), step)) if length else []
-        for start in starts:
-            end = min(length, start + size)
-            windows.append(Window(len(windows), document, start, end, offset + start))
-            if end == length:
-                break
-        if starts and windows[-1].end < length:
-            start = max(0, length - size)
-            windows.append(Window(len(windows), document, start, length, offset + start))
-    return windows
+    ranges: list[tuple[int, int]] = []
+    position = start
+    while position < end:
+        ranges.append((position, min(end, position + size)))
+        if position + size >= end:
+            break
+        position += size - overlap
+    if ranges and ranges[-1][1] < end:
+        ranges.append((max(start, end - size), end))
+    return ranges

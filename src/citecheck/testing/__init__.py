@@ -12,6 +12,7 @@ Subclass a suite in your test module and provide its fixture::
 Importing this package needs pytest.
 """
 
+from citecheck.testing.fakes import HashingEmbedder
 from citecheck.testing.matchers import MatcherConformance
 
-__all__ = ["MatcherConformance"]
+__all__ = ["HashingEmbedder", "MatcherConformance"]

@@ -1,0 +1,163 @@
+"""BM25 over corpus windows: which windows are most likely to hold a quote.
+
+Two engines behind one class: ``bm25s`` (default; sparse matrices, fast) and ``rank_bm25``
+(``engine="rank_bm25"``; the classic pure-Python Okapi implementation). Both take the same
+tokens — lowercased words of the normalised text — and the same ``k1`` and ``b``. BM25 only
+ranks windows; :class:`BM25Matcher` aligns the quote inside the best ones to get a passage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from citecheck.alignment import align
+from citecheck.documents import Document
+from citecheck.errors import ConfigError, MissingDependencyError
+from citecheck.matchers._needle import needle, normalized_region
+from citecheck.model import Evidence, Span
+from citecheck.text import normalize
+from citecheck.windows import Window, auto_window_size, window_ranges
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+__all__ = ["ENGINES", "BM25Index", "BM25Matcher", "tokenize"]
+
+ENGINES = ("bm25s", "rank_bm25")
+_KEPT_INDEXES = 16
+_WORD = re.compile(r"\w+")
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercased words of the normalised text."""
+    return _WORD.findall(normalize(text))
+
+
+class BM25Index:
+    """BM25 scores of every window for a query.
+
+    ``scores(tokens)`` returns one float per window, in window order.
+    """
+
+    def __init__(
+        self, windows: Sequence[Window], *, engine: str = "bm25s", k1: float = 1.5, b: float = 0.4
+    ) -> None:
+        if engine not in ENGINES:
+            raise ConfigError(f"unknown BM25 engine {engine!r}; expected one of {ENGINES}")
+        if k1 < 0 or not 0 <= b <= 1:
+            raise ConfigError(f"BM25 needs k1 >= 0 and 0 <= b <= 1, got k1={k1}, b={b}")
+        self.windows = list(windows)
+        self.engine = engine
+        corpus = [tokenize(w.text) or [""] for w in self.windows]
+        self._model: Any = _build(engine, corpus, k1, b) if corpus else None
+
+    def scores(self, tokens: Sequence[str]) -> NDArray[np.float64]:
+        """The BM25 score of each window for ``tokens`` (a numpy array in window order)."""
+        import numpy as np
+
+        if self._model is None or not tokens:
+            return np.zeros(len(self.windows))
+        return np.asarray(self._model.get_scores(list(tokens)), dtype=np.float64)
+
+
+def _build(engine: str, corpus: list[list[str]], k1: float, b: float) -> Any:
+    if engine == "bm25s":
+        try:
+            import bm25s
+        except ImportError:
+            raise MissingDependencyError("bm25s", "bm25") from None
+        model = bm25s.BM25(k1=k1, b=b)
+        model.index(corpus, show_progress=False)
+        return model
+    try:
+        from rank_bm25 import BM25Okapi
+    except ImportError:
+        raise MissingDependencyError("rank-bm25", "bm25") from None
+    return BM25Okapi(corpus, k1=k1, b=b)
+
+
+@dataclass(frozen=True, slots=True)
+class BM25Matcher:
+    """A :class:`~citecheck.protocols.Matcher` that ranks windows of the document with BM25 and
+    aligns the query inside the best ``candidates`` of them (joined with their neighbours, so a
+    passage longer than a window is found whole).
+
+    Useful for long documents and long quotes, where aligning against the whole text is slow.
+    Passages below ``threshold`` similarity are not reported.
+    """
+
+    engine: str = "bm25s"
+    k1: float = 1.5
+    b: float = 0.4
+    threshold: float = 0.8
+    candidates: int = 3
+    window_size: int | None = None
+    _indexes: OrderedDict[tuple[Document, int, int, int], BM25Index] = field(
+        default_factory=OrderedDict, init=False, repr=False, compare=False
+    )
+    name = "bm25"
+
+    def __post_init__(self) -> None:
+        if self.engine not in ENGINES:
+            raise ConfigError(f"unknown BM25 engine {self.engine!r}; expected one of {ENGINES}")
+        if not 0.0 < self.threshold <= 1.0:
+            raise ConfigError(f"bm25 threshold must be in (0, 1], got {self.threshold}")
+
+    def find(self, query: str, document: Document, within: Span | None = None) -> list[Evidence]:
+        target = needle(query)
+        tokens = tokenize(target)
+        if not tokens:
+            return []
+        region = within or Span(0, len(document.text))
+        size = self.window_size or auto_window_size([target])
+        index = self._index(document, region, size)
+        scores = index.scores(tokens)
+        ranked = [int(i) for i in scores.argsort()[::-1][: self.candidates]]
+        best: Evidence | None = None
+        for i in ranked:
+            if scores[i] <= 0:
+                break
+            found = _align_around(target, document, index.windows[i], region)
+            if found is not None and (best is None or found[0] > best.score):
+                score, start, end = found
+                best = document.evidence(
+                    start,
+                    end,
+                    round(score, 4),
+                    self.name,
+                    {"bm25": float(scores[i]), "fuzzy": score},
+                )
+        return [best] if best is not None and best.score >= self.threshold else []
+
+    def _index(self, document: Document, region: Span, size: int) -> BM25Index:
+        """The index of a document region, kept for the last few regions asked about."""
+        key = (document, region.start, region.end, size)
+        if key in self._indexes:
+            self._indexes.move_to_end(key)
+            return self._indexes[key]
+        ranges = window_ranges(region.start, region.end, size, int(size * 0.3))
+        windows = [Window(i, document, a, b, a) for i, (a, b) in enumerate(ranges)]
+        self._indexes[key] = BM25Index(windows, engine=self.engine, k1=self.k1, b=self.b)
+        if len(self._indexes) > _KEPT_INDEXES:
+            self._indexes.popitem(last=False)
+        return self._indexes[key]
+
+
+def _align_around(
+    target: str, document: Document, window: Window, bounds: Span
+) -> tuple[float, int, int] | None:
+    """Align ``target`` in the window grown by the target's length on both sides (within
+    ``bounds``), so a quote longer than a window, or straddling two, is found whole."""
+    grow = max(len(target) - (window.end - window.start), 0) + 30
+    region = Span(max(bounds.start, window.start - grow), min(bounds.end, window.end + grow))
+    start, end = normalized_region(document, region)
+    found = align(target, document.normalized.text[start:end])
+    if found is None:
+        return None
+    orig = document.normalized.to_original(start + found.start, start + found.end)
+    return found.score, orig[0], orig[1]

@@ -1,0 +1,131 @@
+"""The settings of a quote-verification run, from keywords, a dict, or a TOML / YAML / JSON file.
+
+Unknown keys are an error that names them: a misspelt option silently ignored would change a
+study's results without anyone noticing.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any, Literal
+
+from citecheck.errors import ConfigError, MissingDependencyError
+from citecheck.matchers.bm25 import ENGINES
+
+__all__ = ["QuoteConfig", "TrimMethod"]
+
+TrimMethod = Literal["fuzzy", "sliding_bm25", "hybrid"]
+_TRIM_METHODS = ("fuzzy", "sliding_bm25", "hybrid")
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteConfig:
+    """Every option of :func:`citecheck.verify_quotes`, with its default.
+
+    ``window_size`` ``None`` means 1.1 × the longest quote, capped at ``max_window_size``;
+    ``overlap`` ``None`` means 30 % of the window. ``ellipsis_max_gap`` is in windows (``None``:
+    no limit within a document). ``match_threshold`` is the similarity of quote and passage
+    needed to count a quote as verified; ``low_match_threshold`` marks rows for review in the
+    statistics. ``candidates`` is how many top BM25 windows are aligned per quote.
+    """
+
+    window_size: int | None = None
+    overlap: int | None = None
+    max_window_size: int = 500
+    engine: str = "bm25s"
+    bm25_k1: float = 1.5
+    bm25_b: float = 0.4
+    candidates: int = 3
+    ellipsis_max_gap: int | None = None
+    trim_spans: bool = True
+    trim_method: TrimMethod = "fuzzy"
+    trim_padding: int = 30
+    min_fuzzy_ratio: float = 0.6
+    expand_window_neighbors: int = 1
+    match_threshold: float = 0.8
+    low_match_threshold: float = 0.9
+    context_chars: int = 300
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.engine not in ENGINES:
+            problems.append(f"engine must be one of {ENGINES}, not {self.engine!r}")
+        if self.trim_method not in _TRIM_METHODS:
+            problems.append(f"trim_method must be one of {_TRIM_METHODS}, not {self.trim_method!r}")
+        for name in ("window_size", "max_window_size", "candidates"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 1):
+                problems.append(f"{name} must be a positive integer, not {value!r}")
+        for name in ("overlap", "ellipsis_max_gap", "trim_padding", "expand_window_neighbors"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 0):
+                problems.append(f"{name} must be a non-negative integer, not {value!r}")
+        for name in ("min_fuzzy_ratio", "match_threshold", "low_match_threshold", "bm25_b"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or not 0 <= value <= 1:
+                problems.append(f"{name} must be a number in [0, 1], not {value!r}")
+        if not isinstance(self.bm25_k1, int | float) or self.bm25_k1 < 0:
+            problems.append(f"bm25_k1 must be a non-negative number, not {self.bm25_k1!r}")
+        if not isinstance(self.context_chars, int) or self.context_chars < 0:
+            problems.append(
+                f"context_chars must be a non-negative integer, not {self.context_chars!r}"
+            )
+        if problems:
+            raise ConfigError("invalid quote configuration: " + "; ".join(problems))
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> QuoteConfig:
+        """Options from a mapping; unknown keys raise :class:`ConfigError` naming them."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ConfigError(
+                f"unknown quote option(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            )
+        return cls(**values)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> QuoteConfig:
+        """Options from a ``.toml``, ``.yaml`` / ``.yml`` or ``.json`` file."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
+        suffix = path.suffix.lower()
+        if suffix not in {".toml", ".yaml", ".yml", ".json"}:
+            raise ConfigError(f"config {path} must be .toml, .yaml, .yml or .json")
+        try:
+            if suffix == ".toml":
+                data: Any = tomllib.loads(text)
+            elif suffix == ".json":
+                data = json.loads(text)
+            else:
+                data = _load_yaml(text)
+        except (tomllib.TOMLDecodeError, json.JSONDecodeError, _YamlError) as exc:
+            raise ConfigError(f"config {path} is not valid {suffix[1:].upper()}: {exc}") from None
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"config {path} must hold a table of options")
+        return cls.from_mapping(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class _YamlError(Exception):
+    """PyYAML's parse error, without importing PyYAML to name it."""
+
+
+def _load_yaml(text: str) -> Any:
+    try:
+        import yaml
+    except ImportError:
+        raise MissingDependencyError("pyyaml", "yaml") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise _YamlError(str(exc)) from None

@@ -1,0 +1,520 @@
+"""Locating quotes in a corpus with no location given: BM25 over windows, then alignment.
+
+For each quote: rank every window with BM25, align the quote inside the best few (each grown
+by the quote's length, so a quote longer than a window is aligned whole, and grown again by
+neighbouring windows when the match runs into an edge), keep the most similar passage, and
+judge it: similar enough and no change of meaning is VERIFIED. Quotes with an ellipsis are
+located fragment by fragment, in order.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+from citecheck.alignment import Alignment, align
+from citecheck.documents import Document
+from citecheck.ellipsis import split_fragments
+from citecheck.errors import ConfigError
+from citecheck.matchers._needle import needle
+from citecheck.matchers.bm25 import BM25Index, tokenize
+from citecheck.meaning import elided_negations, meaning_differences
+from citecheck.model import Span, Status
+from citecheck.protocols import Embedder
+from citecheck.quotes.config import QuoteConfig
+from citecheck.quotes.report import QuoteReport, QuoteRow
+from citecheck.text import normalize
+from citecheck.windows import Window, auto_window_size, document_offsets, make_windows
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+__all__ = ["QuoteLocator"]
+
+_EPSILON = 0.01  # keeps top1 / (top2 + ε) finite when no other window shares a word
+_EDGE = 3  # a match within this many characters of its region's edge may be cut off
+_WORD = re.compile(r"\w+")
+_STOP_WORDS = frozenset(
+    "a an the of to in on at for and or but is are was were be been being it its this that these "
+    "those with as by from i you he she we they me him her us them my your his our their not no "
+    "so if then than there here what which who whom when where why how all any some such only "
+    "own same too very can will just do does did has have had should would could may might must "
+    "shall".split()
+)
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    """One located stretch: document, original offsets, similarity and BM25 evidence."""
+
+    document: Document
+    start: int
+    end: int
+    ratio: float
+    bm25_score: float
+    bm25_ratio: float
+    method: str
+
+
+@dataclass(slots=True)
+class _Outcome:
+    status: Status
+    reason: str
+    piece: _Piece | None = None
+    differences: list[str] = field(default_factory=list)
+    has_ellipsis: bool = False
+
+
+class QuoteLocator:
+    """Locate many quotes in one corpus with one configuration (reuse it across runs)."""
+
+    def __init__(self, config: QuoteConfig | None = None, embedder: Embedder | None = None):
+        self.config = config or QuoteConfig()
+        self.embedder = embedder
+
+    def run(
+        self,
+        quotes: Sequence[object],
+        documents: Sequence[Document],
+        progress: Progress | None = None,
+        warnings: Sequence[str] = (),
+    ) -> QuoteReport:
+        """One row per quote, in order; bad quotes get a row that says what is wrong."""
+        texts = [q for q in quotes if isinstance(q, str) and q.strip()]
+        corpus = _Corpus.build(documents, texts, self.config) if texts else None
+        outcomes: dict[str, _Outcome] = {}
+        results: list[tuple[int, str, _Outcome]] = []
+        for index, quote in enumerate(quotes):
+            if not isinstance(quote, str):
+                outcome = _Outcome(Status.UNCHECKED, f"not text: a {type(quote).__name__}")
+                results.append((index, repr(quote), outcome))
+            else:
+                if quote not in outcomes:
+                    outcomes[quote] = self._locate(quote, corpus)
+                results.append((index, quote, outcomes[quote]))
+            if progress is not None:
+                progress(index + 1, len(quotes))
+        cosines = self._cosines([(q, o) for _, q, o in results])
+        rows = tuple(
+            self._row(index, quote, outcome, cosines.get((quote, _span_text(outcome))), corpus)
+            for index, quote, outcome in results
+        )
+        return QuoteReport(rows, self.config, tuple(warnings))
+
+    # -- one quote --------------------------------------------------------------------------
+
+    def _locate(self, quote: str, corpus: _Corpus | None) -> _Outcome:
+        if not quote.strip():
+            return _Outcome(Status.UNCHECKED, "empty quote: nothing to locate")
+        if corpus is None or not corpus.windows:
+            return _Outcome(Status.UNCHECKED, "the corpus is empty: nothing to search")
+        fragments = split_fragments(quote)
+        if not fragments:
+            return _Outcome(Status.UNCHECKED, "the quote is only an ellipsis: nothing to locate")
+        if len(fragments) > 1:
+            return self._locate_elided(quote, fragments, corpus)
+        target = needle(quote)
+        tokens = tokenize(target)
+        if not tokens or all(t in _STOP_WORDS for t in tokens):
+            return self._locate_stop_words(target, corpus)
+        piece = corpus.best_piece(target, tokens)
+        return self._judge(quote, piece, corpus)
+
+    def _judge(self, quote: str, piece: _Piece | None, corpus: _Corpus) -> _Outcome:
+        threshold = self.config.match_threshold
+        if piece is None:
+            return _Outcome(Status.UNSUPPORTED, "no window shares a word with the quote")
+        where = _where(piece)
+        if piece.ratio < threshold:
+            longer = (
+                " (the quote is longer than any document)" if len(quote) > corpus.longest else ""
+            )
+            return _Outcome(
+                Status.UNSUPPORTED,
+                f"the closest passage, {where}, matches {piece.ratio:.0%} "
+                f"(needed {threshold:.0%}){longer}",
+                piece,
+            )
+        span = piece.document.text[piece.start : piece.end]
+        differences = meaning_differences(quote, span, omissions=True) if piece.ratio < 1 else []
+        if differences:
+            return _Outcome(
+                Status.PARTIAL,
+                f"found {where} at {piece.ratio:.0%}, with a change of meaning: "
+                + "; ".join(differences),
+                piece,
+                differences,
+            )
+        return _Outcome(Status.VERIFIED, f"found {where} at {piece.ratio:.0%}", piece)
+
+    def _locate_stop_words(self, target: str, corpus: _Corpus) -> _Outcome:
+        """Stop words alone rank nothing; accept only a verbatim occurrence."""
+        for document in corpus.documents:
+            found = document.normalized.text.find(target)
+            if found != -1:
+                start, end = document.normalized.to_original(found, found + len(target))
+                piece = _Piece(document, start, end, 1.0, 0.0, 0.0, "exact")
+                return _Outcome(Status.VERIFIED, f"found verbatim {_where(piece)}", piece)
+        return _Outcome(
+            Status.UNCHECKED,
+            "the quote is made of stop words only: too unspecific to locate by similarity, "
+            "and it does not stand verbatim in the corpus",
+        )
+
+    def _locate_elided(self, quote: str, fragments: list[str], corpus: _Corpus) -> _Outcome:
+        threshold = self.config.match_threshold
+        targets = [needle(f) for f in fragments]
+        firsts = corpus.pieces(targets[0], tokenize(targets[0]))
+        best_chain: list[_Piece] = []
+        for first in firsts:
+            if first.ratio < threshold:
+                continue
+            chain = [first]
+            for target in targets[1:]:
+                following = corpus.following(target, chain[-1])
+                if following is None or following.ratio < threshold:
+                    break
+                chain.append(following)
+            if len(chain) > len(best_chain):
+                best_chain = chain
+            if len(chain) == len(targets):
+                break
+        if not best_chain:
+            outcome = self._judge(quote, firsts[0] if firsts else None, corpus)
+            outcome.status = Status.UNSUPPORTED
+            outcome.has_ellipsis = True
+            return outcome
+        joined = _join(best_chain)
+        if len(best_chain) < len(targets):
+            return _Outcome(
+                Status.PARTIAL,
+                f"only {len(best_chain)} of {len(targets)} fragments of the elided quote stand "
+                f"in order, from {_where(joined)}",
+                joined,
+                has_ellipsis=True,
+            )
+        document = joined.document
+        differences = [
+            d
+            for fragment, piece in zip(fragments, best_chain, strict=True)
+            if piece.ratio < 1
+            for d in meaning_differences(
+                fragment, document.text[piece.start : piece.end], omissions=True
+            )
+        ]
+        for before, after in pairwise(best_chain):
+            differences.extend(elided_negations(document.text[before.end : after.start]))
+        if differences:
+            return _Outcome(
+                Status.PARTIAL,
+                f"the fragments stand {_where(joined)}, with a change of meaning: "
+                + "; ".join(dict.fromkeys(differences)),
+                joined,
+                differences,
+                True,
+            )
+        return _Outcome(
+            Status.VERIFIED,
+            f"all {len(targets)} fragments stand in order {_where(joined)} at {joined.ratio:.0%}",
+            joined,
+            has_ellipsis=True,
+        )
+
+    # -- rows -------------------------------------------------------------------------------
+
+    def _row(
+        self,
+        index: int,
+        quote: str,
+        outcome: _Outcome,
+        cosine: float | None,
+        corpus: _Corpus | None,
+    ) -> QuoteRow:
+        piece = outcome.piece
+        confidence = _confidence(outcome.status, piece.ratio if piece else 0.0)
+        if piece is None or corpus is None:
+            return QuoteRow(
+                index, quote, outcome.status, confidence, outcome.reason,
+                has_ellipsis=outcome.has_ellipsis,
+            )  # fmt: skip
+        document = piece.document
+        pad = self.config.context_chars
+        offset = corpus.offsets[document.id]
+        evidence = document.evidence(
+            piece.start,
+            piece.end,
+            round(piece.ratio, 4),
+            piece.method,
+            {"bm25": piece.bm25_score, "bm25_ratio": piece.bm25_ratio, "match_ratio": piece.ratio},
+        )
+        return QuoteRow(
+            index=index,
+            quote=quote,
+            status=outcome.status,
+            confidence=confidence,
+            reason=outcome.reason,
+            source_doc=document.id,
+            span_text=evidence.text,
+            context_window=document.text[max(0, piece.start - pad) : piece.end + pad],
+            bm25_score=round(piece.bm25_score, 4),
+            bm25_ratio=round(piece.bm25_ratio, 4),
+            global_start=offset + piece.start,
+            global_end=offset + piece.end,
+            match_ratio=round(piece.ratio, 4),
+            cosine_similarity=None if cosine is None else round(cosine, 4),
+            has_ellipsis=outcome.has_ellipsis,
+            evidence=(evidence,),
+        )
+
+    def _cosines(self, pairs: list[tuple[str, _Outcome]]) -> dict[tuple[str, str], float]:
+        """Cosine of quote and located span for every distinct pair, embedded in two batches."""
+        if self.embedder is None:
+            return {}
+        wanted = sorted({(q, s) for q, o in pairs if (s := _span_text(o))})
+        if not wanted:
+            return {}
+        quote_vectors = self.embedder.embed_documents([q for q, _ in wanted])
+        span_vectors = self.embedder.embed_documents([s for _, s in wanted])
+        return {
+            pair: _cosine(a, b)
+            for pair, a, b in zip(wanted, quote_vectors, span_vectors, strict=True)
+        }
+
+
+def _span_text(outcome: _Outcome) -> str:
+    piece = outcome.piece
+    return "" if piece is None else piece.document.text[piece.start : piece.end]
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
+
+
+def _confidence(status: Status, ratio: float) -> float:
+    if status is Status.VERIFIED:
+        return 0.5 + 0.5 * ratio
+    if status is Status.PARTIAL:
+        return 0.3 + 0.2 * ratio
+    if status is Status.UNCHECKED:
+        return 0.5
+    return 0.3 * ratio
+
+
+def _where(piece: _Piece) -> str:
+    document = piece.document
+    page = document.page_at(piece.start)
+    place = f"p. {page}" if page is not None else f"line {document.line_at(piece.start)}"
+    return f"in {document.id!r} ({place})"
+
+
+def _join(chain: list[_Piece]) -> _Piece:
+    first, last = chain[0], chain[-1]
+    weights = [p.end - p.start for p in chain]
+    ratio = sum(p.ratio * w for p, w in zip(chain, weights, strict=True)) / max(1, sum(weights))
+    return _Piece(
+        first.document, first.start, last.end, ratio, first.bm25_score, first.bm25_ratio,
+        first.method,
+    )  # fmt: skip
+
+
+@dataclass(slots=True)
+class _Corpus:
+    """The windows, their BM25 index and the settings that locate pieces in them."""
+
+    documents: list[Document]
+    windows: list[Window]
+    index: BM25Index
+    config: QuoteConfig
+    step: int
+    offsets: dict[str, int]
+    longest: int
+
+    @classmethod
+    def build(
+        cls, documents: Sequence[Document], quotes: Sequence[str], config: QuoteConfig
+    ) -> _Corpus:
+        documents = list(documents)
+        size = config.window_size or auto_window_size(quotes, config.max_window_size)
+        overlap = config.overlap if config.overlap is not None else int(size * 0.3)
+        if overlap >= size:
+            raise ConfigError(f"overlap ({overlap}) must be smaller than the window ({size})")
+        windows = make_windows(documents, size, overlap)
+        index = BM25Index(windows, engine=config.engine, k1=config.bm25_k1, b=config.bm25_b)
+        offsets = dict(zip((d.id for d in documents), document_offsets(documents), strict=True))
+        longest = max((len(d.text) for d in documents), default=0)
+        return cls(documents, windows, index, config, size - overlap, offsets, longest)
+
+    def best_piece(self, target: str, tokens: list[str]) -> _Piece | None:
+        pieces = self.pieces(target, tokens)
+        return pieces[0] if pieces else None
+
+    def pieces(self, target: str, tokens: list[str]) -> list[_Piece]:
+        """The passages aligned in the top BM25 windows, most similar first."""
+        scores = self.index.scores(tokens)
+        ranked = scores.argsort()[::-1]
+        if not len(ranked) or scores[ranked[0]] <= 0:
+            return []
+        top = self.windows[int(ranked[0])]
+        top_score = float(scores[ranked[0]])
+        runner_up = _best_apart(scores, ranked, self.windows, top)
+        bm25_ratio = top_score / (runner_up + _EPSILON)
+        pieces: list[_Piece] = []
+        covered: list[tuple[str, int, int]] = []
+        for i in ranked[: self.config.candidates * 4]:
+            window = self.windows[int(i)]
+            if scores[i] <= 0 or len(pieces) >= self.config.candidates:
+                break
+            if any(
+                d == window.document.id and a <= window.start and window.end <= b
+                for d, a, b in covered
+            ):
+                continue  # already aligned inside a larger region
+            piece = self._align_in(target, window, float(scores[i]), bm25_ratio)
+            covered.append((window.document.id, *piece[1]))
+            pieces.append(piece[0])
+        return sorted(pieces, key=lambda p: (-p.ratio, -p.bm25_score))
+
+    def following(self, target: str, previous: _Piece) -> _Piece | None:
+        """The next fragment of an elided quote: after ``previous``, within the gap limit."""
+        document = previous.document
+        limit = len(document.text)
+        if self.config.ellipsis_max_gap is not None:
+            reach = (self.config.ellipsis_max_gap + 1) * self.step + 2 * len(target)
+            limit = min(limit, previous.end + reach)
+        region = Span(previous.end, limit)
+        found = self._trim(target, document, region)
+        if found is None:
+            return None
+        alignment, start, end = found
+        gap_limit = (
+            None
+            if self.config.ellipsis_max_gap is None
+            else (self.config.ellipsis_max_gap + 1) * self.step
+        )
+        if gap_limit is not None and start - previous.end > gap_limit:
+            return None
+        return _Piece(
+            document,
+            start,
+            end,
+            alignment.score,
+            previous.bm25_score,
+            previous.bm25_ratio,
+            previous.method,
+        )
+
+    def _align_in(
+        self, target: str, window: Window, score: float, bm25_ratio: float
+    ) -> tuple[_Piece, tuple[int, int]]:
+        """Align ``target`` around ``window``; grow the region by neighbouring windows while
+        the match runs into one of its edges."""
+        document = window.document
+        length = len(document.text)
+        grow = max(0, len(target) - (window.end - window.start)) + self.config.trim_padding
+        region = Span(max(0, window.start - grow), min(length, window.end + grow))
+        method = "bm25" if not self.config.trim_spans else f"bm25+{self.config.trim_method}"
+        if not self.config.trim_spans:
+            ratio = _ratio(target, document, window.start, window.end)
+            return _Piece(document, window.start, window.end, ratio, score, bm25_ratio, method), (
+                window.start,
+                window.end,
+            )
+        for _ in range(self.config.expand_window_neighbors + 1):
+            found = self._trim(target, document, region)
+            if found is None:
+                break
+            alignment, start, end = found
+            touches_left = start - region.start < _EDGE and region.start > 0
+            touches_right = region.end - end < _EDGE and region.end < length
+            if not (touches_left or touches_right):
+                break
+            reach = self.step
+            region = Span(
+                max(0, region.start - (reach if touches_left else 0)),
+                min(length, region.end + (reach if touches_right else 0)),
+            )
+        found = self._trim(target, document, region)
+        if found is None:
+            return _Piece(document, window.start, window.end, 0.0, score, bm25_ratio, method), (
+                region.start,
+                region.end,
+            )
+        alignment, start, end = found
+        return _Piece(document, start, end, alignment.score, score, bm25_ratio, method), (
+            region.start,
+            region.end,
+        )
+
+    def _trim(
+        self, target: str, document: Document, region: Span
+    ) -> tuple[Alignment, int, int] | None:
+        """Align ``target`` in ``region`` with the configured method; original offsets."""
+        normalized = document.normalized
+        n_start, n_end = normalized.to_normalized(region.start, region.end)
+        haystack = normalized.text[n_start:n_end]
+        method = self.config.trim_method
+        found = align(target, haystack) if method != "sliding_bm25" else None
+        if method == "sliding_bm25" or (
+            method == "hybrid" and (found is None or found.score < self.config.min_fuzzy_ratio)
+        ):
+            sliding = _sliding_words(target, haystack)
+            if sliding is not None and (found is None or sliding.score > found.score):
+                found = sliding
+        if found is None:
+            return None
+        start, end = normalized.to_original(n_start + found.start, n_start + found.end)
+        return found, start, end
+
+
+def _best_apart(
+    scores: NDArray[np.float64], ranked: NDArray[np.intp], windows: list[Window], top: Window
+) -> float:
+    """The best score of a window that does not overlap ``top``: overlapping windows share the
+    quote's words, so only a window elsewhere says whether the best one stands out."""
+    for i in ranked[1:]:
+        window = windows[int(i)]
+        if (
+            window.document is not top.document
+            or window.end <= top.start
+            or window.start >= top.end
+        ):
+            return float(scores[i])
+    return 0.0
+
+
+def _ratio(target: str, document: Document, start: int, end: int) -> float:
+    from rapidfuzz import fuzz
+
+    return fuzz.ratio(target, normalize(document.text[start:end]).strip()) / 100
+
+
+def _sliding_words(target: str, haystack: str) -> Alignment | None:
+    """The run of as many words as the target has that shares the most words with it."""
+    from rapidfuzz import fuzz
+
+    wanted = Counter(_WORD.findall(target))
+    words = list(_WORD.finditer(haystack))
+    n = sum(wanted.values())
+    if not words or not n:
+        return None
+    n = min(n, len(words))
+    window = Counter(m.group() for m in words[:n])
+    best_shared, best_at = sum((window & wanted).values()), 0
+    for i in range(1, len(words) - n + 1):
+        window[words[i - 1].group()] -= 1
+        window[words[i + n - 1].group()] += 1
+        shared = sum((window & wanted).values())
+        if shared > best_shared:
+            best_shared, best_at = shared, i
+    start, end = words[best_at].start(), words[best_at + n - 1].end()
+    return Alignment(fuzz.ratio(target, haystack[start:end]) / 100, start, end)
