@@ -75,3 +75,61 @@ def test_the_bundled_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
         "UNCHECKED",
     ):
         assert status in out
+
+
+def test_quotes_command_writes_rows_and_stats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("bm25s")
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "talk.txt").write_text("We will build the bridge before winter. Taxes stay low.\n")
+    (sources / "broken.txt").write_bytes(b"caf\xe9 au lait")
+    quotes = tmp_path / "quotes.txt"
+    quotes.write_bytes(
+        b"We will build the bridge before winter\nTaxes will rise sharply\n\xff\xfe bad line\n"
+    )
+    out = tmp_path / "rows.json"
+    stats = tmp_path / "stats.csv"
+    code = main(["quotes", str(quotes), str(sources), "-o", str(out), "--stats", str(stats)])
+    assert code == 0
+    captured = capsys.readouterr()
+    assert "3 quotes: 1 verified" in captured.out
+    assert "skipped" in captured.err
+    assert "broken.txt" in captured.err
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["status"] for r in rows] == ["verified", "unsupported", "unchecked"]
+    assert "UTF-8" in rows[2]["reason"]
+    assert stats.read_text().startswith("variable,value")
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("q.json", '["We will build the bridge before winter", {"quote": "Taxes stay low"}]'),
+        ("q.jsonl", '"We will build the bridge before winter"\n{"quote": "Taxes stay low"}\n'),
+        ("q.csv", "id,quote\n1,We will build the bridge before winter\n2,Taxes stay low\n"),
+    ],
+)
+def test_quotes_files_in_every_format(tmp_path: Path, name: str, content: str) -> None:
+    pytest.importorskip("bm25s")
+    (tmp_path / "talk.txt").write_text("We will build the bridge before winter. Taxes stay low.\n")
+    (tmp_path / name).write_text(content)
+    out = tmp_path / "rows.csv"
+    assert main(["quotes", str(tmp_path / name), str(tmp_path / "talk.txt"), "-o", str(out)]) == 0
+    assert out.read_text().count("verified") == 2
+
+
+def test_quotes_command_rejects_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "talk.txt").write_text("text")
+    (tmp_path / "q.json").write_text('{"not": "a list"}')
+    out = str(tmp_path / "rows.csv")
+    assert main(["quotes", str(tmp_path / "q.json"), str(tmp_path / "talk.txt"), "-o", out]) == 2
+    assert "JSON list" in capsys.readouterr().err
+    (tmp_path / "q.txt").write_text("a quote")
+    (tmp_path / "cfg.toml").write_text("nonsense_option = 3\n")
+    args = ["quotes", str(tmp_path / "q.txt"), str(tmp_path / "talk.txt"), "-o", out]
+    assert main([*args, "--config", str(tmp_path / "cfg.toml")]) == 2
+    assert "nonsense_option" in capsys.readouterr().err

@@ -2,6 +2,8 @@
 
 ``citecheck verify ANSWER SOURCE...`` checks the citations in a text file against source files
 (or directories of them) and exits 0 when the report passes, 1 when it does not, 2 on bad input.
+``citecheck quotes QUOTES SOURCE... -o review.xlsx`` locates every quote of a file in the sources
+and writes one row per quote (exit 0 when the run completes, 2 on bad input).
 """
 
 from __future__ import annotations
@@ -41,12 +43,31 @@ def _parser() -> argparse.ArgumentParser:
         default="verified",
         help="comma-separated statuses that pass (default: verified)",
     )
+    quotes = commands.add_parser(
+        "quotes",
+        help="locate extracted quotes in source files, with metrics",
+        description="Locate every quote of QUOTES (.txt: one per line; .json / .jsonl: strings or "
+        "objects with a 'quote' field; .csv: a 'quote' column) in the SOURCE files and write one "
+        "row per quote.",
+    )
+    quotes.add_argument("quotes", type=Path, help="the file of quotes")
+    quotes.add_argument("sources", type=Path, nargs="+", help="source files or directories")
+    quotes.add_argument(
+        "-o", "--output", type=Path, required=True, help="rows as .xlsx, .csv or .json"
+    )
+    quotes.add_argument("--stats", type=Path, help="also write the statistics as a melted CSV")
+    quotes.add_argument("--config", type=Path, help="options from a .toml, .yaml or .json file")
+    quotes.add_argument(
+        "--no-progress", action="store_true", help="no progress bar, even on a terminal"
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
+    if args.command == "quotes":
+        return _quotes(args)
     try:
         text = (
             sys.stdin.read() if str(args.answer) == "-" else args.answer.read_text(encoding="utf-8")
@@ -68,3 +89,61 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _quotes(args: argparse.Namespace) -> int:
+    from citecheck.documents.files import load_file, source_files
+    from citecheck.quotes import QuoteConfig, QuoteLocator
+    from citecheck.quotes.inputs import read_quotes
+
+    warnings: list[str] = []
+    try:
+        config = QuoteConfig.from_file(args.config) if args.config else QuoteConfig()
+        quotes = read_quotes(args.quotes)
+        documents = []
+        for file in source_files(args.sources):
+            try:
+                documents.append(load_file(file))
+            except CitecheckError as exc:
+                warnings.append(f"skipped {file}: {exc}")
+        ids = [d.id for d in documents]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise CitecheckError(f"several source files are named {', '.join(duplicates)}")
+        progress = None if args.no_progress or not sys.stderr.isatty() else _ProgressBar()
+        report = QuoteLocator(config).run(quotes, documents, progress, warnings)
+        report.save(args.output)
+        if args.stats:
+            report.stats_to_csv(args.stats)
+    except (CitecheckError, OSError) as exc:
+        print(f"citecheck: error: {exc}", file=sys.stderr)
+        return 2
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    stats = report.stats()
+    counts = ", ".join(
+        f"{stats[key]} {key[2:]}" for key in stats if key.startswith("n_") and key[2:] in _STATUSES
+    )
+    print(f"{stats['n_quotes']} quotes: {counts}; rows written to {args.output}")
+    return 0
+
+
+_STATUSES = {"verified", "partial", "wrong_location", "unsupported", "not_found", "unchecked"}
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr, redrawn at most a hundred times."""
+
+    def __init__(self, width: int = 30) -> None:
+        self.width = width
+        self.shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        percent = done * 100 // max(total, 1)
+        if percent == self.shown and done != total:
+            return
+        self.shown = percent
+        filled = self.width * done // max(total, 1)
+        bar = "#" * filled + "." * (self.width - filled)
+        end = "\n" if done == total else ""
+        print(f"\r[{bar}] {done}/{total} quotes", end=end, file=sys.stderr, flush=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 from citecheck.documents.document import Document
 from citecheck.errors import SourceError
 
-__all__ = ["load_file", "load_paths"]
+__all__ = ["load_file", "load_paths", "source_files"]
 
 _MARKDOWN = {".md", ".markdown"}
 
@@ -31,23 +31,32 @@ def load_file(path: Path) -> Document:
     return Document(path.stem, text, {"path": str(path)})
 
 
-def load_paths(paths: Iterable[Path]) -> list[Document]:
-    """Documents from files and directories (a directory contributes its files, sorted, not
-    recursing). Two files with the same id are a :class:`SourceError`."""
-    documents: dict[str, Document] = {}
+def source_files(paths: Iterable[Path]) -> list[Path]:
+    """The files named, with each directory replaced by its files (sorted, not recursing,
+    hidden files left out)."""
+    files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            files.extend(
+                sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            )
         elif path.exists():
-            files = [path]
+            files.append(path)
         else:
             raise SourceError(f"no such file or directory: {path}")
-        for file in files:
-            document = load_file(file)
-            if document.id in documents:
-                raise SourceError(
-                    f"two sources named {document.id!r}: {documents[document.id].metadata['path']} "
-                    f"and {file}"
-                )
-            documents[document.id] = document
+    return files
+
+
+def load_paths(paths: Iterable[Path]) -> list[Document]:
+    """Documents from files and directories (see :func:`source_files`). Two files with the
+    same id are a :class:`SourceError`."""
+    documents: dict[str, Document] = {}
+    for file in source_files(paths):
+        document = load_file(file)
+        if document.id in documents:
+            raise SourceError(
+                f"two sources named {document.id!r}: {documents[document.id].metadata['path']} "
+                f"and {file}"
+            )
+        documents[document.id] = document
     return list(documents.values())

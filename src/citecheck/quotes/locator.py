@@ -94,7 +94,9 @@ class QuoteLocator:
         results: list[tuple[int, str, _Outcome]] = []
         for index, quote in enumerate(quotes):
             if not isinstance(quote, str):
-                outcome = _Outcome(Status.UNCHECKED, f"not text: a {type(quote).__name__}")
+                kind = type(quote).__name__
+                hint = " (not valid UTF-8?)" if isinstance(quote, bytes) else ""
+                outcome = _Outcome(Status.UNCHECKED, f"not text: a {kind}{hint}")
                 results.append((index, repr(quote), outcome))
             else:
                 if quote not in outcomes:
