@@ -353,3 +353,43 @@ def test_invalid_verifier_options_are_config_errors() -> None:
         Verifier(min_claim_words=-1)
     with pytest.raises(ConfigError):
         Verifier(ellipsis_max_gap=-5)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Recovery is likely within a week", "Recovery is unlikely within a week."),
+        ("Costs decreased in the second year", "Costs increased in the second year."),
+        ("The effect was significant in adults", "The effect was insignificant in adults."),
+    ],
+)
+def test_a_word_turned_into_its_opposite_is_never_a_slip(claim: str, source: str) -> None:
+    result = only(verify(f'"{claim}" [[s]]', {"s": source}))
+    assert result.status is Status.PARTIAL
+
+
+def test_a_claim_may_reorder_its_words() -> None:
+    result = only(verify("On Tuesday the committee approved the new budget [[m:L2]].", MEETING))
+    assert result.status is Status.VERIFIED
+
+
+def test_a_passage_overlapping_the_cited_line_is_not_a_wrong_location() -> None:
+    result = only(verify("The committee approved, on Tuesday, the new budget [[m:L2]].", MEETING))
+    assert result.status is not Status.WRONG_LOCATION
+    assert result.evidence[0].line == 2
+
+
+def test_a_quote_never_starts_inside_a_contracted_word() -> None:
+    result = only(
+        verify('"t approve the new budget" [[s]]', {"s": "They didn't approve the new budget."})
+    )
+    assert result.status is not Status.VERIFIED or result.evidence[0].method != "exact"
+
+
+def test_words_just_outside_the_matched_passage_are_not_added() -> None:
+    sources = {"s": "Intro.\nSide effects were rare in the treated group of patients.\n"}
+    result = only(verify('"Side effects were rare in the treated group" [[s:L2]]', sources))
+    assert result.status is Status.VERIFIED
+
+
+MEETING = {"m": "Attendance was full.\nThe committee approved the new budget on Tuesday.\nEnd.\n"}

@@ -1,16 +1,19 @@
 """Fuzzy alignment of a short text inside a longer one, with offsets (rapidfuzz).
 
 Both texts are expected normalised (:mod:`citecheck.text`). The alignment finds the window of
-the haystack most similar to the target, then moves its edges to word boundaries where that
-raises the similarity, so the passage reads as words rather than a cut window.
+the haystack most similar to the target, then moves each edge to the nearby word boundary
+that makes the passage most similar, so the passage reads as whole words, never a cut window.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = ["Alignment", "align", "is_word_char"]
+
+_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,22 +48,25 @@ def align(target: str, haystack: str, min_score: float = 0.0) -> Alignment | Non
 
 def _snap_to_words(target: str, haystack: str, start: int, end: int) -> tuple[float, int, int]:
     """Move the window's edges to the word boundaries near them that make the passage most
-    similar to the target. Edges never fall inside a word: a passage cut mid-word could hide
-    a "not" (``didn't`` cut to ``t``) from the meaning checks."""
+    similar to the target: first the start (against the raw end), then the end. Edges never
+    fall inside a word: a passage cut mid-word could hide a "not" (``didn't`` cut to ``t``)
+    from the meaning checks."""
     from rapidfuzz import fuzz
 
     slack = max(6, len(target) // 4)
-    starts = _boundaries(haystack, start, slack, _is_word_start)
-    ends = _boundaries(haystack, end, slack, _is_word_end)
-    best = (-1.0, start, end)
-    for s in starts:
-        for e in ends:
-            if e - s < len(target) // 2:
-                continue
-            score = fuzz.ratio(target, haystack[s:e], score_cutoff=max(best[0], 0))
-            if score > best[0] or (score == best[0] and (e - s) < (best[2] - best[1])):
-                best = (score, s, e)
-    return best if best[0] >= 0 else (0.0, start, end)
+    lo, hi = max(0, start - slack), min(len(haystack), end + slack)
+    words = [m.span() for m in _WORD.finditer(haystack, lo, hi)]
+    starts = [a for a, _ in words if abs(a - start) <= slack and _is_word_start(haystack, a)]
+    ends = [b for _, b in words if abs(b - end) <= slack and _is_word_end(haystack, b)]
+    starts = starts or _nearest(haystack, start, _is_word_start)
+    ends = ends or _nearest(haystack, end, _is_word_end)
+
+    def best_of(spans: list[tuple[int, int]]) -> tuple[float, int, int]:
+        scored = [(fuzz.ratio(target, haystack[a:b]), a, b) for a, b in spans if b > a]
+        return max(scored, key=lambda x: (x[0], -(x[2] - x[1])), default=(0.0, start, end))
+
+    _, best_start, _ = best_of([(a, max(end, a + 1)) for a in starts])
+    return best_of([(best_start, b) for b in ends if b > best_start])
 
 
 def _is_word_start(text: str, i: int) -> bool:
@@ -71,15 +77,8 @@ def _is_word_end(text: str, i: int) -> bool:
     return i > 0 and is_word_char(text[i - 1]) and (i == len(text) or not is_word_char(text[i]))
 
 
-def _boundaries(text: str, around: int, slack: int, test: Callable[[str, int], bool]) -> list[int]:
-    """Word boundaries within ``slack`` of ``around``; failing those, the nearest on each side."""
-    near = [
-        i
-        for i in range(max(0, around - slack), min(len(text), around + slack) + 1)
-        if test(text, i)
-    ]
-    if near:
-        return near
+def _nearest(text: str, around: int, test: Callable[[str, int], bool]) -> list[int]:
+    """The nearest word boundary on each side of ``around`` (for windows far from any)."""
     before = next((i for i in range(around, -1, -1) if test(text, i)), None)
     after = next((i for i in range(around, len(text) + 1) if test(text, i)), None)
     return [i for i in (before, after) if i is not None] or [around]

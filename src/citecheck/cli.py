@@ -87,10 +87,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0 if report.passed else 1
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def _quotes(args: argparse.Namespace) -> int:
     from citecheck.documents.files import load_file, source_files
     from citecheck.quotes import QuoteConfig, QuoteLocator
@@ -124,7 +120,8 @@ def _quotes(args: argparse.Namespace) -> int:
     counts = ", ".join(
         f"{stats[key]} {key[2:]}" for key in stats if key.startswith("n_") and key[2:] in _STATUSES
     )
-    print(f"{stats['n_quotes']} quotes: {counts}; rows written to {args.output}")
+    plural = "" if stats["n_quotes"] == 1 else "s"
+    print(f"{stats['n_quotes']} quote{plural}: {counts}; rows written to {args.output}")
     return 0
 
 
@@ -147,3 +144,7 @@ class _ProgressBar:
         bar = "#" * filled + "." * (self.width - filled)
         end = "\n" if done == total else ""
         print(f"\r[{bar}] {done}/{total} quotes", end=end, file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

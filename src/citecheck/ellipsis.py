@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from citecheck.documents import Document
-from citecheck.meaning import elided_negations, meaning_differences
+from citecheck.meaning import differences_at, elided_negations
 from citecheck.model import Evidence, Span
 
 __all__ = ["FragmentMatch", "match_fragments", "split_fragments"]
@@ -110,7 +110,14 @@ def _differences(
     for fragment, part in zip(fragments, chain, strict=True):
         if part.method != "exact":
             notes.extend(
-                meaning_differences(fragment, part.text, omissions=quoted, noun=_noun(quoted))
+                differences_at(
+                    fragment,
+                    document.text,
+                    part.start,
+                    part.end,
+                    omissions=quoted,
+                    noun=_noun(quoted),
+                )
             )
     for before, after in pairwise(chain):
         notes.extend(elided_negations(document.text[before.end : after.start]))

@@ -1,5 +1,6 @@
 """Changes of meaning that similarity scores forgive but readers must not: a negation dropped or
-added, a number changed. A match with such a difference is never reported as verified."""
+added, a number changed, a word replaced, added or turned into its opposite. A match with such
+a difference is never reported as verified."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 
 from citecheck.text import normalize
 
-__all__ = ["elided_negations", "meaning_differences"]
+__all__ = ["differences_at", "elided_negations", "meaning_differences"]
+
+_CONTEXT_CHARS = 80
 
 _TOKEN = re.compile(r"\w+(?:'\w+)?")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -34,7 +37,13 @@ def _numbers(text: str) -> Counter[str]:
 
 
 def meaning_differences(
-    text: str, source: str, *, omissions: bool = False, noun: str = "quote"
+    text: str,
+    source: str,
+    *,
+    omissions: bool = False,
+    noun: str = "quote",
+    before: str = "",
+    after: str = "",
 ) -> list[str]:
     """Human sentences naming each change of meaning between a text and the source passage it
     was matched to — a negation or number that differs, a word put in place of another or
@@ -42,8 +51,12 @@ def meaning_differences(
 
     ``omissions`` also names a word the text leaves out mid-passage (quotations claim to be
     verbatim; claims may condense). A misspelt word (``commision``) or one split by OCR
-    (``commit tee``) is never a difference. ``noun`` names the text in the sentences
-    ("quote", "claim").
+    (``commit tee``) is never a difference, but a word turned into its opposite (``likely`` /
+    ``unlikely``, ``increase`` / ``decrease``) always is. ``before`` and ``after`` are the
+    source text around the passage: words the text shares with them are not "added", since
+    the passage's edges were only an estimate. A claim may also frame or reorder its words at
+    its edges ("On Tuesday the committee…"); a quotation may not. ``noun`` names the text in
+    the sentences ("quote", "claim").
     """
     differences = []
     ours, theirs = _negations(text), _negations(source)
@@ -57,8 +70,23 @@ def meaning_differences(
         said = ", ".join(sorted(added)) or "no number"
         stands = ", ".join(sorted(missing)) or "no number"
         differences.append(f"the {noun} has {said} where the source has {stands}")
-    differences.extend(_word_changes(text, source, omissions=omissions, noun=noun))
+    differences.extend(_word_changes(text, source, before, after, omissions=omissions, noun=noun))
     return differences
+
+
+def differences_at(
+    text: str, source_text: str, start: int, end: int, *, omissions: bool, noun: str
+) -> list[str]:
+    """:func:`meaning_differences` for the passage ``source_text[start:end]``, with the text
+    around it as context."""
+    return meaning_differences(
+        text,
+        source_text[start:end],
+        omissions=omissions,
+        noun=noun,
+        before=source_text[max(0, start - _CONTEXT_CHARS) : start],
+        after=source_text[end : end + _CONTEXT_CHARS],
+    )
 
 
 _STOP_WORDS = frozenset(
@@ -66,6 +94,21 @@ _STOP_WORDS = frozenset(
     "these those with as by from".split()
 )
 _CONTRACTED_NOT = re.compile(r"n't\b|\b(?<=can)not\b")
+_CONTEXT_WORDS = 4
+_OPPOSITE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "anti", "a")
+_ANTONYMS = {
+    frozenset(pair)
+    for pair in (
+        ("increas", "decreas"), ("high", "low"), ("more", "less"), ("more", "fewer"),
+        ("maxim", "minim"), ("before", "after"), ("above", "below"), ("insid", "outsid"),
+        ("positiv", "negativ"), ("major", "minor"), ("rise", "fall"), ("rose", "fell"),
+        ("gain", "loss"), ("win", "lose"), ("accept", "reject"), ("includ", "exclud"),
+        ("success", "failur"), ("strong", "weak"), ("earl", "lat"), ("first", "last"),
+        ("always", "never"), ("all", "none"), ("most", "least"), ("better", "wors"),
+        ("good", "bad"), ("larg", "small"), ("long", "short"), ("true", "fals"),
+    )
+}  # fmt: skip
+_SUFFIXES = ("ing", "ed", "es", "er", "ly", "s", "d", "e", "y", "ies")
 
 
 def _words(text: str) -> list[str]:
@@ -74,31 +117,65 @@ def _words(text: str) -> list[str]:
     return words
 
 
-def _ignorable(words: list[str]) -> bool:
+def _ignorable(word: str) -> bool:
     """Stop words, numbers and negations: numbers and negations have their own checks."""
-    return all(w in _STOP_WORDS or w in _NEGATIONS or w[:1].isdigit() for w in words)
+    return word in _STOP_WORDS or word in _NEGATIONS or word[:1].isdigit()
 
 
-def _word_changes(text: str, source: str, *, omissions: bool, noun: str) -> list[str]:
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _opposite(a: str, b: str) -> bool:
+    """``likely`` / ``unlikely``, ``increased`` / ``decreased``: near in spelling, opposite in
+    meaning."""
+    short, long = sorted((a, b), key=len)
+    if any(long == prefix + short for prefix in _OPPOSITE_PREFIXES):
+        return True
+    return frozenset((_stem(a), _stem(b))) in _ANTONYMS
+
+
+def _slip(ours: list[str], theirs: list[str]) -> bool:
+    """A misspelling or a word split differently, not a change of wording."""
+    from rapidfuzz.distance import OSA
+
+    if len(ours) == len(theirs) and any(_opposite(a, b) for a, b in zip(ours, theirs, strict=True)):
+        return False
+    joined_ours, joined_theirs = "".join(ours), "".join(theirs)
+    longest = max(len(joined_ours), len(joined_theirs))
+    return OSA.distance(joined_ours, joined_theirs) <= max(1, int(0.3 * longest))
+
+
+def _word_changes(
+    text: str, source: str, before: str, after: str, *, omissions: bool, noun: str
+) -> list[str]:
     from rapidfuzz.distance import Levenshtein
 
-    ours_all, theirs_all = _words(text), _words(source)
+    ours_all = _words(text)
+    lead = _words(before)[-_CONTEXT_WORDS:] if before else []
+    tail = _words(after)[:_CONTEXT_WORDS] if after else []
+    theirs_all = lead + _words(source) + tail
+    passage = (len(lead), len(theirs_all) - len(tail))  # the passage's own words
+    # A claim may reorder: a word it moves is neither added nor replaced.
+    moved = set() if omissions else set(ours_all) & set(theirs_all)
     changes = []
     blocks = [op for op in Levenshtein.opcodes(ours_all, theirs_all) if op.tag != "equal"]
     for a, b, c, d in _merged(blocks):
-        ours = [w for w in ours_all[a:b] if not _ignorable([w])]
-        theirs = [w for w in theirs_all[c:d] if not _ignorable([w])]
+        ours = [w for w in ours_all[a:b] if not _ignorable(w) and w not in moved]
+        inside = theirs_all[max(c, passage[0]) : min(d, passage[1])]
+        theirs = [w for w in inside if not _ignorable(w) and w not in moved]
+        at_edge = a == 0 or b == len(ours_all)
         if ours and theirs:
-            joined_ours, joined_theirs = "".join(ours), "".join(theirs)
-            longest = max(len(joined_ours), len(joined_theirs))
-            if Levenshtein.distance(joined_ours, joined_theirs) <= max(1, int(0.3 * longest)):
-                continue  # a slip of spelling or spacing, not of wording
-            changes.append(
-                f"the {noun} has {' '.join(ours)!r} where the source has {' '.join(theirs)!r}"
-            )
-        elif ours:
+            if not _slip(ours, theirs):
+                changes.append(
+                    f"the {noun} has {' '.join(ours)!r} where the source has {' '.join(theirs)!r}"
+                )
+        elif ours and not (omissions is False and at_edge):
             changes.append(f"the {noun} adds {' '.join(ours)!r}")
-        elif theirs and omissions and c > 0 and d < len(theirs_all):
+        elif theirs and omissions and c > passage[0] and d < passage[1]:
             changes.append(f"the {noun} leaves out {' '.join(theirs)!r}")
     return changes
 

@@ -63,7 +63,8 @@ class Status(StrEnum):
     VERIFIED = "verified"
     """The excerpt stands at the cited location (or the claim stands there, near-verbatim)."""
     PARTIAL = "partial"
-    """Part of it matched, or it matched with a change of meaning (a negation, a number)."""
+    """Part of it matched, or it matched with a change of meaning: a negation, a number, or a
+    word changed, added or (in a quotation) left out."""
     WRONG_LOCATION = "wrong_location"
     """It stands in a source, but not where the citation points; the evidence says where."""
     UNSUPPORTED = "unsupported"

@@ -161,8 +161,16 @@ class NormalizedText:
         return self._norm_ends[i]
 
 
+_ASCII_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*(?:\r?\n|\f|\n\f)[ \t]*(?=[^\W\d_])")
+_ASCII_SPACE = re.compile(r"\s{2,}|[^\S ]")
+
+
 def normalize(text: str) -> str:
-    """The normalised form of ``text``, without the offset map (for needles and keys)."""
+    """The normalised form of ``text``, without the offset map (for needles and keys).
+
+    Plain ASCII text, the common case, takes a fast path with the same result."""
+    if text.isascii():
+        return _ASCII_SPACE.sub(" ", _ASCII_HYPHEN.sub("", text)).lower()
     return NormalizedText.of(text).text
 
 

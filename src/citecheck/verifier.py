@@ -17,7 +17,7 @@ from citecheck import registry
 from citecheck.documents import Document, Sources, as_documents
 from citecheck.ellipsis import match_fragments, split_fragments
 from citecheck.errors import BackendError, ConfigError, InputError, LocationError
-from citecheck.meaning import meaning_differences
+from citecheck.meaning import differences_at
 from citecheck.model import Citation, Evidence, Result, Span, Status
 from citecheck.protocols import Matcher
 from citecheck.report import DEFAULT_ACCEPTED, Report
@@ -27,6 +27,7 @@ from citecheck.text import normalize
 __all__ = ["Verifier"]
 
 _MAX_EVIDENCE = 5
+_THRESHOLDED = frozenset({"fuzzy", "bm25"})  # built-in matchers that take ``threshold``
 _WORDS = re.compile(r"\w+")
 
 
@@ -47,16 +48,17 @@ class _Match:
 class Verifier:
     """A reusable, configured verifier; :func:`citecheck.verify` is a one-shot over it.
 
-    ``matchers`` run in order, cheap first: names (``"exact"``, ``"fuzzy"``) or objects with a
-    ``find`` method. ``threshold`` is the similarity the fuzzy matcher needs when it is given
-    by name. ``accept`` is the set of statuses that pass; ``require_citations`` fails a text
-    that cites nothing. ``numeric_sources`` maps numeric markers (``[1]``) to source ids: a
-    mapping ``{"1": "smith2020"}`` or a sequence whose first id is ``[1]``; by default ``[n]``
-    is the n-th source. ``search_elsewhere`` looks for an excerpt missing at its location in
-    the rest of the sources, to tell a wrong location from a fabricated quote.
-    ``ellipsis_max_gap`` bounds the characters an ellipsis may stand for. A claim (text
-    without quotation marks) of fewer than ``min_claim_words`` words, such as "See also [3]",
-    is too short to check and is reported as ``UNCHECKED``; quoted excerpts are always checked.
+    ``matchers`` run in order, cheap first: names (``"exact"``, ``"fuzzy"``, ``"bm25"``) or
+    objects with a ``find`` method. ``threshold`` is the similarity the ``fuzzy`` and ``bm25``
+    matchers need when they are given by name. ``accept`` is the set of statuses that pass;
+    ``require_citations`` fails a text that cites nothing. ``numeric_sources`` maps numeric
+    markers (``[1]``) to source ids: a mapping ``{"1": "smith2020"}`` or a sequence whose first
+    id is ``[1]``; by default ``[n]`` is the n-th source. ``search_elsewhere`` looks for an
+    excerpt missing at its location in the rest of the sources, to tell a wrong location from a
+    fabricated quote. ``ellipsis_max_gap`` bounds the characters an ellipsis may stand for. A
+    claim (text without quotation marks) of fewer than ``min_claim_words`` words, such as "See
+    also [3]", is too short to check and is reported as ``UNCHECKED``; quoted excerpts are
+    always checked.
     """
 
     def __init__(
@@ -79,7 +81,9 @@ class Verifier:
         if not matchers:
             raise ConfigError("at least one matcher is needed")
         self.matchers: tuple[Matcher, ...] = tuple(
-            registry.create("matchers", m, **({"threshold": threshold} if m == "fuzzy" else {}))
+            registry.create(
+                "matchers", m, **({"threshold": threshold} if m in _THRESHOLDED else {})
+            )
             for m in matchers
         )
         self.syntax = syntax
@@ -190,7 +194,15 @@ class Verifier:
                 f"the claim {query!r} is too short to check "
                 f"(fewer than {self.min_claim_words} words); {cited} exists",
             )
-        here = self._match(query, document, span, quoted=kind == "excerpt")
+        quoted = kind == "excerpt"
+        here = self._match(query, document, span, quoted=quoted)
+        elsewhere = None
+        if not here.found and not here.fragments_found:
+            elsewhere = self._elsewhere(
+                query, document, location is not None, documents, quoted=quoted
+            )
+            if elsewhere is not None and _inside(elsewhere.evidence[0], document, span):
+                here, elsewhere = elsewhere, None  # the passage does overlap the cited place
         if here.found and not here.differences:
             best = here.evidence[0]
             how = "verbatim" if best.method == "exact" else f"at {best.score:.0%} similarity"
@@ -220,9 +232,6 @@ class Verifier:
                 f"{kind} stand in order {place}",
             )
         searched = " or anywhere in the sources" if self.search_elsewhere else ""
-        elsewhere = self._elsewhere(
-            query, document, location is not None, documents, quoted=kind == "excerpt"
-        )
         if elsewhere is not None:
             best = elsewhere.evidence[0]
             same = best.source_id == document.id
@@ -272,42 +281,62 @@ class Verifier:
         candidates = ([document] if located else []) + [
             d for d in documents.values() if d.id != document.id
         ]
-        for candidate in candidates:
-            match = self._match(query, candidate, None, quoted=quoted)
-            if match.found:
-                return match
+        for matcher in self.matchers:  # cheap first across every document, then the next
+            for candidate in candidates:
+                match = self._match(query, candidate, None, quoted=quoted, matchers=(matcher,))
+                if match.found:
+                    return match
         return None
 
     def _match(
-        self, query: str, document: Document, within: Span | None, *, quoted: bool
+        self,
+        query: str,
+        document: Document,
+        within: Span | None,
+        *,
+        quoted: bool,
+        matchers: Sequence[Matcher] | None = None,
     ) -> _Match:
-        """Match ``query`` in ``within``; a ``quoted`` text must also keep the source's wording."""
+        """Match ``query`` in ``within`` with ``matchers`` (all, cheap first, by default); a
+        ``quoted`` text must also keep the source's wording."""
         region = within or Span(0, len(document.text))
+        cascade = self.matchers if matchers is None else matchers
+
+        def find(text: str, document: Document, within: Span) -> Sequence[Evidence]:
+            for matcher in cascade:
+                hits = matcher.find(text, document, within)
+                if hits:
+                    return hits
+            return ()
+
         fragments = split_fragments(query)
         if len(fragments) > 1:
             outcome = match_fragments(
-                fragments, document, region, self._find, self.ellipsis_max_gap, quoted=quoted
+                fragments, document, region, find, self.ellipsis_max_gap, quoted=quoted
             )
             if outcome.evidence is None:
                 return _Match((), (), outcome.total, outcome.found)
             return _Match((outcome.evidence,), outcome.differences, outcome.total, outcome.total)
-        hits = self._find(query, document, region)
+        hits = find(query, document, region)
         if not hits:
             return _Match()
         best = hits[0]
         diffs = (
             ()
             if best.method == "exact"
-            else tuple(meaning_differences(query, best.text, omissions=quoted, noun=_noun(quoted)))
+            else tuple(
+                differences_at(
+                    query, document.text, best.start, best.end, omissions=quoted, noun=_noun(quoted)
+                )
+            )
         )
         return _Match(tuple(hits[:_MAX_EVIDENCE]), diffs, 1, 1)
 
-    def _find(self, query: str, document: Document, within: Span) -> Sequence[Evidence]:
-        for matcher in self.matchers:
-            hits = matcher.find(query, document, within)
-            if hits:
-                return hits
-        return ()
+
+def _inside(evidence: Evidence, document: Document, span: Span) -> bool:
+    """True when ``evidence`` overlaps the cited ``span`` of ``document``: a passage aligned in
+    the whole document may reach past the cited lines but still stands where cited."""
+    return evidence.source_id == document.id and evidence.span.overlaps(span)
 
 
 def _noun(quoted: bool) -> str:

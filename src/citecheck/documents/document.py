@@ -3,6 +3,7 @@ a :class:`~citecheck.locations.Location` resolves to a span of it."""
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,8 @@ from citecheck.model import Evidence, Span
 from citecheck.text import NormalizedText
 
 __all__ = ["Document"]
+
+_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +205,25 @@ class Document:
         return bisect_right(self.line_starts, offset)
 
     def page_at(self, offset: int) -> int | None:
-        return page_at(self.page_list, offset)
+        """The number of the page holding ``offset``, if the document has pages."""
+        pages = self.page_list
+        if not pages:
+            return None
+        starts: list[int] = self._cached("page_starts", lambda: [p.start for p in pages])
+        return page_at(pages, starts, offset)
+
+    @property
+    def word_positions(self) -> Mapping[str, list[int]]:
+        """Every word of the normalised text with the offsets (in the normalised text) where it
+        starts: an index for finding a quote in a long document without scanning all of it."""
+        result: Mapping[str, list[int]] = self._cached("words", self._index_words)
+        return result
+
+    def _index_words(self) -> dict[str, list[int]]:
+        positions: dict[str, list[int]] = {}
+        for match in _WORD.finditer(self.normalized.text):
+            positions.setdefault(match.group(), []).append(match.start())
+        return positions
 
     def section_at(self, offset: int) -> str | None:
         """The title of the innermost section holding ``offset``."""

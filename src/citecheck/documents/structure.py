@@ -111,9 +111,9 @@ def find_pages(text: str) -> tuple[Page, ...]:
     return ()
 
 
-def page_at(pages: tuple[Page, ...], offset: int) -> int | None:
-    """The number of the page holding ``offset``, if any."""
-    index = bisect_right([p.start for p in pages], offset) - 1
+def page_at(pages: tuple[Page, ...], starts: list[int], offset: int) -> int | None:
+    """The number of the page holding ``offset``, if any (``starts``: each page's start)."""
+    index = bisect_right(starts, offset) - 1
     if index >= 0 and pages[index].start <= offset < max(pages[index].end, pages[index].start + 1):
         return pages[index].number
     return None

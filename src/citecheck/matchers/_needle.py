@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from citecheck.documents import Document
 from citecheck.model import Span
 from citecheck.text import normalize
@@ -9,6 +11,7 @@ from citecheck.text import normalize
 _EDGE_PUNCTUATION = " \t.,;:!?\"'()[]-"
 
 
+@lru_cache(maxsize=4096)
 def needle(query: str) -> str:
     """The normalised query without edge punctuation: a quote's closing period or its quote
     marks should not stop it from matching mid-sentence."""
@@ -17,6 +20,6 @@ def needle(query: str) -> str:
 
 def normalized_region(document: Document, within: Span | None) -> tuple[int, int]:
     """The normalised-text range covering ``within`` (the whole document when ``None``)."""
-    if within is None:
+    if within is None or (within.start == 0 and within.end == len(document.text)):
         return 0, len(document.normalized)
     return document.normalized.to_normalized(within.start, within.end)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from citecheck.alignment import is_word_char
 from citecheck.documents import Document
+from citecheck.matchers._anchors import exact_starts, is_large
 from citecheck.matchers._needle import needle, normalized_region
 from citecheck.model import Evidence, Span
 
@@ -16,7 +18,9 @@ class ExactMatcher:
 
     Normalisation absorbs case, whitespace, typographic quotes and dashes, soft hyphens and
     end-of-line hyphenation; nothing else is forgiven. A match must start and end on word
-    boundaries, so ``cat`` does not match inside ``concatenate``. Scores are 1.0.
+    boundaries, so ``cat`` does not match inside ``concatenate`` (nor ``t approve`` inside
+    ``didn't approve``). Scores are 1.0. In a long region only the places its rarest word
+    stands are compared (see :mod:`citecheck.matchers._anchors`).
     """
 
     name = "exact"
@@ -28,20 +32,41 @@ class ExactMatcher:
         normalized = document.normalized
         haystack = normalized.text
         start, end = normalized_region(document, within)
+        if is_large(len(target), start, end):
+            candidates = [
+                p for p in exact_starts(target, document, start, end)
+                if haystack.startswith(target, p)
+            ]  # fmt: skip
+        else:
+            candidates = list(_occurrences(haystack, target, start, end))
         found: list[Evidence] = []
-        position = haystack.find(target, start, end)
-        while position != -1:
+        for position in candidates:
             stop = position + len(target)
             if _on_word_boundaries(haystack, position, stop):
                 orig_start, orig_end = normalized.to_original(position, stop)
                 found.append(document.evidence(orig_start, orig_end, 1.0, self.name))
-            position = haystack.find(target, position + 1, end)
         return found
 
 
+def _occurrences(haystack: str, target: str, start: int, end: int) -> Iterator[int]:
+    position = haystack.find(target, start, end)
+    while position != -1:
+        yield position
+        position = haystack.find(target, position + 1, end)
+
+
 def _on_word_boundaries(haystack: str, start: int, stop: int) -> bool:
-    if is_word_char(haystack[start]) and start > 0 and is_word_char(haystack[start - 1]):
+    return not _joined(haystack, start - 1, start) and not _joined(haystack, stop - 1, stop)
+
+
+def _joined(text: str, left: int, right: int) -> bool:
+    """True when positions ``left`` and ``right`` belong to one word (an apostrophe between
+    letters, as in ``didn't``, joins them too)."""
+    if left < 0 or right >= len(text):
         return False
-    return not (
-        is_word_char(haystack[stop - 1]) and stop < len(haystack) and is_word_char(haystack[stop])
-    )
+    a, b = text[left], text[right]
+    if is_word_char(a) and is_word_char(b):
+        return True
+    if a == "'" and left > 0 and is_word_char(text[left - 1]) and is_word_char(b):
+        return True
+    return b == "'" and right + 1 < len(text) and is_word_char(a) and is_word_char(text[right + 1])

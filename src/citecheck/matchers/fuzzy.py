@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citecheck.alignment import align
+from citecheck.alignment import Alignment, align
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
+from citecheck.matchers._anchors import is_large, likely_regions
 from citecheck.matchers._needle import needle, normalized_region
 from citecheck.model import Evidence, Span
 
@@ -16,10 +17,12 @@ class FuzzyMatcher:
     """Aligns the normalised query with the most similar passage of the document.
 
     The alignment is :func:`citecheck.alignment.align`: the best window of the query's length,
-    its edges moved to word boundaries. The score is the normalised Indel similarity of the
-    query and that passage (1.0 = identical after normalisation); passages below ``threshold``
-    are not reported. Queries shorter than ``min_length`` normalised characters
-    never match fuzzily: a few characters are similar to something almost anywhere.
+    its edges moved to word boundaries. In a long region it runs only where the query's words
+    say it may stand (see :mod:`citecheck.matchers._anchors`), so searching a whole corpus
+    stays fast. The score is the normalised Indel similarity of the query and that passage
+    (1.0 = identical after normalisation); passages below ``threshold`` are not reported.
+    Queries shorter than ``min_length`` normalised characters never match fuzzily: a few
+    characters are similar to something almost anywhere.
     """
 
     threshold: float = 0.8
@@ -38,13 +41,20 @@ class FuzzyMatcher:
             return []
         normalized = document.normalized
         start, end = normalized_region(document, within)
-        haystack = normalized.text[start:end]
-        if not haystack.strip():
+        regions = (
+            likely_regions(target, document, start, end)
+            if is_large(len(target), start, end)
+            else [(start, end)]
+        )
+        best: tuple[Alignment, int] | None = None
+        for a, b in regions:
+            found = align(target, normalized.text[a:b], self.threshold)
+            if found is not None and (best is None or found.score > best[0].score):
+                best = (found, a)
+        if best is None or best[0].score < self.threshold:
             return []
-        found = align(target, haystack, self.threshold)
-        if found is None or found.score < self.threshold:
-            return []
-        orig_start, orig_end = normalized.to_original(start + found.start, start + found.end)
+        found, offset = best
+        orig_start, orig_end = normalized.to_original(offset + found.start, offset + found.end)
         similarity = round(found.score, 4)
         return [
             document.evidence(orig_start, orig_end, similarity, self.name, {"fuzzy": similarity})

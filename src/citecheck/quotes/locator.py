@@ -23,7 +23,7 @@ from citecheck.ellipsis import split_fragments
 from citecheck.errors import ConfigError
 from citecheck.matchers._needle import needle
 from citecheck.matchers.bm25 import BM25Index, tokenize
-from citecheck.meaning import elided_negations, meaning_differences
+from citecheck.meaning import differences_at, elided_negations
 from citecheck.model import Span, Status
 from citecheck.protocols import Embedder
 from citecheck.quotes.config import QuoteConfig
@@ -145,8 +145,12 @@ class QuoteLocator:
                 f"(needed {threshold:.0%}){longer}",
                 piece,
             )
-        span = piece.document.text[piece.start : piece.end]
-        differences = meaning_differences(quote, span, omissions=True) if piece.ratio < 1 else []
+        text = piece.document.text
+        differences = (
+            differences_at(quote, text, piece.start, piece.end, omissions=True, noun="quote")
+            if piece.ratio < 1
+            else []
+        )
         if differences:
             return _Outcome(
                 Status.PARTIAL,
@@ -208,8 +212,8 @@ class QuoteLocator:
             d
             for fragment, piece in zip(fragments, best_chain, strict=True)
             if piece.ratio < 1
-            for d in meaning_differences(
-                fragment, document.text[piece.start : piece.end], omissions=True
+            for d in differences_at(
+                fragment, document.text, piece.start, piece.end, omissions=True, noun="quote"
             )
         ]
         for before, after in pairwise(best_chain):

@@ -1,0 +1,106 @@
+"""Finding where a text may stand in a long document from its words, without scanning it all.
+
+A document's word index (:attr:`~citecheck.documents.Document.word_positions`) says where each
+normalised word starts. Each anchor word of the query votes for the offset where the query
+would start if that occurrence were part of it; the offsets with the most votes from distinct
+anchors are where the query is worth aligning. Rare words first: they are the selective ones.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from functools import lru_cache
+
+from citecheck.documents import Document
+
+__all__ = ["LARGE_REGION", "exact_starts", "is_large", "likely_regions"]
+
+LARGE_REGION = 20_000
+"""Regions longer than this (and than 50 query lengths) are searched through the word index."""
+_MAX_ANCHORS = 6
+_MAX_VOTES = 20_000
+_MAX_REGIONS = 12
+_WORD = re.compile(r"\w+")
+
+
+def is_large(query_length: int, start: int, end: int) -> bool:
+    return end - start > max(LARGE_REGION, 50 * query_length)
+
+
+@lru_cache(maxsize=4096)
+def _words(target: str) -> tuple[tuple[str, int], ...]:
+    """Each distinct word of the query with the offset of its first occurrence."""
+    seen: dict[str, int] = {}
+    for match in _WORD.finditer(target):
+        seen.setdefault(match.group(), match.start())
+    return tuple(seen.items())
+
+
+def _anchors(target: str, document: Document) -> list[tuple[str, int, list[int]]]:
+    """The query's words with their offset in it and their positions, rarest first."""
+    index = document.word_positions
+    return sorted(
+        ((word, offset, index.get(word, [])) for word, offset in _words(target)),
+        key=lambda anchor: len(anchor[2]),
+    )
+
+
+def exact_starts(target: str, document: Document, start: int, end: int) -> list[int]:
+    """Normalised offsets in ``[start, end)`` where ``target`` may begin, from its rarest word
+    (a superset of where it does begin: the caller compares the text). A document that lacks
+    one of the target's words is dismissed at once."""
+    index = document.word_positions
+    rarest: tuple[int, list[int]] | None = None
+    for word, offset in _words(target):
+        positions = index.get(word)
+        if not positions:
+            return []
+        if rarest is None or len(positions) < len(rarest[1]):
+            rarest = (offset, positions)
+    if rarest is None:
+        return []
+    offset, positions = rarest
+    lo = bisect_left(positions, start + offset)
+    hi = bisect_right(positions, end - len(target) + offset)
+    return [p - offset for p in positions[lo:hi]]
+
+
+def likely_regions(target: str, document: Document, start: int, end: int) -> list[tuple[int, int]]:
+    """Up to a dozen normalised ranges in ``[start, end)`` most likely to hold a passage like
+    ``target`` (whose words may be misspelt: several anchors vote, so one slip loses one vote)."""
+    votes: dict[int, set[str]] = defaultdict(set)
+    bucket = max(8, len(target) // 4)
+    counted = 0
+    anchors = _anchors(target, document)
+    long_words = [a for a in anchors if len(a[0]) >= 3] or anchors
+    chosen = long_words[:_MAX_ANCHORS]
+    # A passage within the fuzzy threshold keeps most words intact: at least half the anchors.
+    needed = max(1, (len(chosen) + 1) // 2)
+    if sum(1 for a in chosen if a[2]) < needed:
+        return []
+    for word, offset, positions in chosen:
+        lo = bisect_left(positions, start)
+        hi = bisect_right(positions, end)
+        if counted and counted + (hi - lo) > _MAX_VOTES:
+            break
+        counted += hi - lo
+        for position in positions[lo:hi]:
+            votes[(position - offset) // bucket].add(word)
+    support = {b: len(votes[b] | votes.get(b - 1, set()) | votes.get(b + 1, set())) for b in votes}
+    best = sorted((b for b in support if support[b] >= needed), key=lambda b: -support[b])
+    best = best[:_MAX_REGIONS]
+    if not best:
+        return []
+    pad = len(target) // 2 + bucket + 20
+    spans = sorted(
+        (max(start, b * bucket - pad), min(end, b * bucket + len(target) + pad)) for b in best
+    )
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
