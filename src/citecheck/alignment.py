@@ -8,12 +8,13 @@ that makes the passage most similar, so the passage reads as whole words, never 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = ["Alignment", "align", "is_word_char"]
 
-_WORD = re.compile(r"\w+")
+_EDGE_PROBE = 24  # characters compared when choosing where a passage starts and ends
+_WORD_START = re.compile(r"(?<!\w)\w")
+_WORD_END = re.compile(r"\w(?!\w)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,37 +49,31 @@ def align(target: str, haystack: str, min_score: float = 0.0) -> Alignment | Non
 
 def _snap_to_words(target: str, haystack: str, start: int, end: int) -> tuple[float, int, int]:
     """Move the window's edges to the word boundaries near them that make the passage most
-    similar to the target: first the start (against the raw end), then the end. Edges never
+    similar to the target at that edge (its first or last few characters). Edges never
     fall inside a word: a passage cut mid-word could hide a "not" (``didn't`` cut to ``t``)
     from the meaning checks."""
     from rapidfuzz import fuzz
 
     slack = max(6, len(target) // 4)
-    lo, hi = max(0, start - slack), min(len(haystack), end + slack)
-    words = [m.span() for m in _WORD.finditer(haystack, lo, hi)]
-    starts = [a for a, _ in words if abs(a - start) <= slack and _is_word_start(haystack, a)]
-    ends = [b for _, b in words if abs(b - end) <= slack and _is_word_end(haystack, b)]
-    starts = starts or _nearest(haystack, start, _is_word_start)
-    ends = ends or _nearest(haystack, end, _is_word_end)
-
-    def best_of(spans: list[tuple[int, int]]) -> tuple[float, int, int]:
-        scored = [(fuzz.ratio(target, haystack[a:b]), a, b) for a, b in spans if b > a]
-        return max(scored, key=lambda x: (x[0], -(x[2] - x[1])), default=(0.0, start, end))
-
-    _, best_start, _ = best_of([(a, max(end, a + 1)) for a in starts])
-    return best_of([(best_start, b) for b in ends if b > best_start])
+    k = min(len(target), _EDGE_PROBE)
+    head, tail = target[:k], target[-k:]
+    # On a tie the wider passage wins: a word too many is harmless, a word too few could be
+    # the "not" that the meaning checks must see.
+    starts = _boundaries(_WORD_START, haystack, start, slack)
+    best_start = max(starts, key=lambda a: (fuzz.ratio(head, haystack[a : a + k]), -a))
+    ends = [e + 1 for e in _boundaries(_WORD_END, haystack, end - 1, slack) if e + 1 > best_start]
+    if not ends:
+        return 0.0, start, end
+    best_end = max(ends, key=lambda b: (fuzz.ratio(tail, haystack[max(0, b - k) : b]), b))
+    return fuzz.ratio(target, haystack[best_start:best_end]), best_start, best_end
 
 
-def _is_word_start(text: str, i: int) -> bool:
-    return i < len(text) and is_word_char(text[i]) and (i == 0 or not is_word_char(text[i - 1]))
-
-
-def _is_word_end(text: str, i: int) -> bool:
-    return i > 0 and is_word_char(text[i - 1]) and (i == len(text) or not is_word_char(text[i]))
-
-
-def _nearest(text: str, around: int, test: Callable[[str, int], bool]) -> list[int]:
-    """The nearest word boundary on each side of ``around`` (for windows far from any)."""
-    before = next((i for i in range(around, -1, -1) if test(text, i)), None)
-    after = next((i for i in range(around, len(text) + 1) if test(text, i)), None)
-    return [i for i in (before, after) if i is not None] or [around]
+def _boundaries(pattern: re.Pattern[str], text: str, around: int, slack: int) -> list[int]:
+    """Positions ``pattern`` matches within ``slack`` of ``around``; failing any, the nearest
+    on each side (a window far from a word boundary, in a very long word)."""
+    near = [m.start() for m in pattern.finditer(text, max(0, around - slack), around + slack + 1)]
+    if near:
+        return near
+    before = [m.start() for m in pattern.finditer(text, 0, around)][-1:]
+    after = pattern.search(text, around)
+    return before + ([after.start()] if after else []) or [around]

@@ -3,6 +3,7 @@ a :class:`~citecheck.locations.Location` resolves to a span of it."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -218,6 +219,17 @@ class Document:
         starts: an index for finding a quote in a long document without scanning all of it."""
         result: Mapping[str, list[int]] = self._cached("words", self._index_words)
         return result
+
+    @property
+    def word_pairs(self) -> frozenset[int]:
+        """Hashes of every pair of consecutive normalised words: a compact way to rule a long
+        document out before searching it (a passage it holds shares its word pairs)."""
+        result: frozenset[int] = self._cached("pairs", self._index_pairs)
+        return result
+
+    def _index_pairs(self) -> frozenset[int]:
+        words = _WORD.findall(self.normalized.text)
+        return frozenset(hash(pair) for pair in itertools.pairwise(words))
 
     def _index_words(self) -> dict[str, list[int]]:
         positions: dict[str, list[int]] = {}

@@ -8,6 +8,8 @@ anchors are where the query is worth aligning. Rare words first: they are the se
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
@@ -15,7 +17,7 @@ from functools import lru_cache
 
 from citecheck.documents import Document
 
-__all__ = ["LARGE_REGION", "exact_starts", "is_large", "likely_regions"]
+__all__ = ["LARGE_REGION", "could_hold", "exact_starts", "is_large", "likely_regions"]
 
 LARGE_REGION = 20_000
 """Regions longer than this (and than 50 query lengths) are searched through the word index."""
@@ -27,6 +29,29 @@ _WORD = re.compile(r"\w+")
 
 def is_large(query_length: int, start: int, end: int) -> bool:
     return end - start > max(LARGE_REGION, 50 * query_length)
+
+
+@lru_cache(maxsize=4096)
+def _pairs(target: str) -> tuple[int, ...]:
+    words = _WORD.findall(target)
+    return tuple({hash(pair) for pair in itertools.pairwise(words)})
+
+
+def could_hold(target: str, document: Document, share: float) -> bool:
+    """False when the document holds less than ``share`` of the target's word pairs, so no
+    passage of it can be the target (exactly: share 1) or close to it (fuzzily: a slip breaks
+    the two pairs around it, so a third of them is plenty)."""
+    pairs = _pairs(target)
+    if not pairs:
+        return True
+    present = document.word_pairs
+    spare = len(pairs) - max(1, math.ceil(share * len(pairs)))  # pairs that may be missing
+    for pair in pairs:
+        if pair not in present:
+            spare -= 1
+            if spare < 0:
+                return False
+    return True
 
 
 @lru_cache(maxsize=4096)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from citecheck.alignment import is_word_char
 from citecheck.documents import Document
-from citecheck.matchers._anchors import exact_starts, is_large
+from citecheck.matchers._anchors import could_hold, exact_starts, is_large
 from citecheck.matchers._needle import needle, normalized_region
 from citecheck.model import Evidence, Span
 
@@ -33,6 +33,8 @@ class ExactMatcher:
         haystack = normalized.text
         start, end = normalized_region(document, within)
         if is_large(len(target), start, end):
+            if not could_hold(target, document, share=1.0):
+                return []
             candidates = [
                 p for p in exact_starts(target, document, start, end)
                 if haystack.startswith(target, p)

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from citecheck.alignment import Alignment, align
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
-from citecheck.matchers._anchors import is_large, likely_regions
+from citecheck.matchers._anchors import could_hold, is_large, likely_regions
 from citecheck.matchers._needle import needle, normalized_region
 from citecheck.model import Evidence, Span
+
+_PAIRS_KEPT = 1 / 3  # of a passage's word pairs that survive the slips a match may have
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,23 +41,31 @@ class FuzzyMatcher:
         target = needle(query)
         if len(target) < self.min_length:
             return []
-        normalized = document.normalized
         start, end = normalized_region(document, within)
-        regions = (
-            likely_regions(target, document, start, end)
-            if is_large(len(target), start, end)
-            else [(start, end)]
-        )
-        best: tuple[Alignment, int] | None = None
-        for a, b in regions:
-            found = align(target, normalized.text[a:b], self.threshold)
-            if found is not None and (best is None or found.score > best[0].score):
-                best = (found, a)
+        if is_large(len(target), start, end):
+            if not could_hold(target, document, share=_PAIRS_KEPT):
+                return []
+            best = self._best(target, document, likely_regions(target, document, start, end))
+        else:
+            best = self._best(target, document, [(start, end)])
         if best is None or best[0].score < self.threshold:
             return []
+        normalized = document.normalized
         found, offset = best
         orig_start, orig_end = normalized.to_original(offset + found.start, offset + found.end)
         similarity = round(found.score, 4)
         return [
             document.evidence(orig_start, orig_end, similarity, self.name, {"fuzzy": similarity})
         ]
+
+    def _best(
+        self, target: str, document: Document, regions: list[tuple[int, int]]
+    ) -> tuple[Alignment, int] | None:
+        """The best alignment over normalised ``regions``, with the offset of its region."""
+        text = document.normalized.text
+        best: tuple[Alignment, int] | None = None
+        for a, b in regions:
+            found = align(target, text[a:b], self.threshold)
+            if found is not None and (best is None or found.score > best[0].score):
+                best = (found, a)
+        return best
