@@ -281,8 +281,11 @@ class Verifier:
         candidates = ([document] if located else []) + [
             d for d in documents.values() if d.id != document.id
         ]
+        elided = len(split_fragments(query)) > 1
         for matcher in self.matchers:  # cheap first across every document, then the next
             for candidate in candidates:
+                if not elided and not matcher.find(query, candidate):
+                    continue  # the common case, answered without building a match
                 match = self._match(query, candidate, None, quoted=quoted, matchers=(matcher,))
                 if match.found:
                     return match

@@ -95,7 +95,7 @@ def exact_starts(target: str, document: Document, start: int, end: int) -> list[
 def likely_regions(target: str, document: Document, start: int, end: int) -> list[tuple[int, int]]:
     """Up to a dozen normalised ranges in ``[start, end)`` most likely to hold a passage like
     ``target`` (whose words may be misspelt: several anchors vote, so one slip loses one vote)."""
-    votes: dict[int, set[str]] = defaultdict(set)
+    votes: dict[int, int] = defaultdict(int)  # bucket -> bit set of the anchors voting for it
     bucket = max(8, len(target) // 4)
     counted = 0
     anchors = _anchors(target, document)
@@ -105,15 +105,20 @@ def likely_regions(target: str, document: Document, start: int, end: int) -> lis
     needed = max(1, (len(chosen) + 1) // 2)
     if sum(1 for a in chosen if a[2]) < needed:
         return []
-    for word, offset, positions in chosen:
+    for bit, (_, offset, positions) in enumerate(chosen):
         lo = bisect_left(positions, start)
         hi = bisect_right(positions, end)
         if counted and counted + (hi - lo) > _MAX_VOTES:
             break
         counted += hi - lo
+        flag = 1 << bit
         for position in positions[lo:hi]:
-            votes[(position - offset) // bucket].add(word)
-    support = {b: len(votes[b] | votes.get(b - 1, set()) | votes.get(b + 1, set())) for b in votes}
+            votes[(position - offset) // bucket] |= flag
+    # Votes from a bucket's neighbours count too: slips shift where an anchor says we start.
+    support = {
+        b: (mask | votes.get(b - 1, 0) | votes.get(b + 1, 0)).bit_count()
+        for b, mask in votes.items()
+    }
     best = sorted((b for b in support if support[b] >= needed), key=lambda b: -support[b])
     best = best[:_MAX_REGIONS]
     if not best:
