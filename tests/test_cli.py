@@ -133,3 +133,13 @@ def test_quotes_command_rejects_bad_input(
     args = ["quotes", str(tmp_path / "q.txt"), str(tmp_path / "talk.txt"), "-o", out]
     assert main([*args, "--config", str(tmp_path / "cfg.toml")]) == 2
     assert "nonsense_option" in capsys.readouterr().err
+
+
+def test_quotes_command_checks_the_output_name_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "talk.txt").write_text("text")
+    (tmp_path / "q.txt").write_text("a quote")
+    args = ["quotes", str(tmp_path / "q.txt"), str(tmp_path / "talk.txt")]
+    assert main([*args, "-o", str(tmp_path / "rows.docx")]) == 2
+    assert "use .xlsx, .csv or .json" in capsys.readouterr().err

@@ -324,3 +324,11 @@ def test_bm25_matcher_is_registered() -> None:
     report = citecheck.verify(f'"{sentence("gamma", 40)}" [[gamma]]', CORPUS, matchers=("bm25",))
     assert report.passed
     assert report.results[0].evidence[0].method == "bm25"
+
+
+def test_stop_word_quotes_respect_word_boundaries() -> None:
+    docs = {"d": "And so it wasn't. It was a bit wasteful."}
+    report = citecheck.verify_quotes(["and so it was", "it was"], docs)
+    assert report.rows[0].status is Status.UNCHECKED
+    assert report.rows[1].status is Status.VERIFIED
+    assert report.rows[1].span_text == "It was"

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 __all__ = ["Alignment", "align", "is_word_char"]
 
 _EDGE_PROBE = 24  # characters compared when choosing where a passage starts and ends
-_WORD_START = re.compile(r"(?<!\w)\w")
-_WORD_END = re.compile(r"\w(?!\w)")
+_WORD_START = re.compile(r"(?<!\w)(?<!\w')\w")  # "didn't" is one word, not "didn" and "t"
+_WORD_END = re.compile(r"\w(?!\w)(?!'\w)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,6 +94,8 @@ def _quotes(args: argparse.Namespace) -> int:
 
     warnings: list[str] = []
     try:
+        if args.output.suffix.lower() not in {".xlsx", ".csv", ".json"}:
+            raise CitecheckError(f"cannot write {args.output}: use .xlsx, .csv or .json")
         config = QuoteConfig.from_file(args.config) if args.config else QuoteConfig()
         quotes = read_quotes(args.quotes)
         documents = []
@@ -118,7 +120,9 @@ def _quotes(args: argparse.Namespace) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     stats = report.stats()
     counts = ", ".join(
-        f"{stats[key]} {key[2:]}" for key in stats if key.startswith("n_") and key[2:] in _STATUSES
+        f"{stats[key]} {key[2:]}"
+        for key in stats
+        if key.startswith("n_") and key[2:] in _STATUSES and stats[key]
     )
     plural = "" if stats["n_quotes"] == 1 else "s"
     print(f"{stats['n_quotes']} quote{plural}: {counts}; rows written to {args.output}")

@@ -96,19 +96,18 @@ _STOP_WORDS = frozenset(
 _CONTRACTED_NOT = re.compile(r"n't\b|\b(?<=can)not\b")
 _CONTEXT_WORDS = 4
 _OPPOSITE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "anti", "a")
-_ANTONYMS = {
-    frozenset(pair)
-    for pair in (
-        ("increas", "decreas"), ("high", "low"), ("more", "less"), ("more", "fewer"),
-        ("maxim", "minim"), ("before", "after"), ("above", "below"), ("insid", "outsid"),
-        ("positiv", "negativ"), ("major", "minor"), ("rise", "fall"), ("rose", "fell"),
-        ("gain", "loss"), ("win", "lose"), ("accept", "reject"), ("includ", "exclud"),
-        ("success", "failur"), ("strong", "weak"), ("earl", "lat"), ("first", "last"),
-        ("always", "never"), ("all", "none"), ("most", "least"), ("better", "wors"),
-        ("good", "bad"), ("larg", "small"), ("long", "short"), ("true", "fals"),
-    )
-}  # fmt: skip
-_SUFFIXES = ("ing", "ed", "es", "er", "ly", "s", "d", "e", "y", "ies")
+_ANTONYMS = (
+    ("increas", "decreas"), ("high", "low"), ("more", "less"), ("more", "fewer"),
+    ("maxim", "minim"), ("before", "after"), ("above", "below"), ("inside", "outside"),
+    ("positiv", "negativ"), ("major", "minor"), ("rise", "fall"), ("rose", "fell"),
+    ("risen", "fallen"), ("gain", "loss"), ("win", "lose"), ("accept", "reject"),
+    ("includ", "exclud"), ("success", "failure"), ("strong", "weak"), ("earl", "lat"),
+    ("first", "last"), ("always", "never"), ("most", "least"), ("better", "worse"),
+    ("best", "worst"), ("good", "bad"), ("larg", "small"), ("long", "short"), ("true", "false"),
+    ("import", "export"), ("open", "clos"), ("allow", "forbid"), ("approv", "reject"),
+)  # fmt: skip
+"""Stems of words with opposite meanings; the rest of both words must be a common ending."""
+_ENDINGS = frozenset({"", *"e y ed d er ier est iest ing s es ly ily ion ions ity".split()})
 
 
 def _words(text: str) -> list[str]:
@@ -122,20 +121,19 @@ def _ignorable(word: str) -> bool:
     return word in _STOP_WORDS or word in _NEGATIONS or word[:1].isdigit()
 
 
-def _stem(word: str) -> str:
-    for suffix in _SUFFIXES:
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
 def _opposite(a: str, b: str) -> bool:
-    """``likely`` / ``unlikely``, ``increased`` / ``decreased``: near in spelling, opposite in
-    meaning."""
+    """``likely`` / ``unlikely``, ``increased`` / ``decreased``, ``maximum`` / ``minimum``: near in
+    spelling, opposite in meaning."""
     short, long = sorted((a, b), key=len)
     if any(long == prefix + short for prefix in _OPPOSITE_PREFIXES):
         return True
-    return frozenset((_stem(a), _stem(b))) in _ANTONYMS
+    for x, y in _ANTONYMS:
+        for one, other in ((a, b), (b, a)):
+            if one.startswith(x) and other.startswith(y):
+                endings = (one[len(x) :], other[len(y) :])
+                if endings[0] == endings[1] or all(e in _ENDINGS for e in endings):
+                    return True
+    return False
 
 
 def _slip(ours: list[str], theirs: list[str]) -> bool:
@@ -167,7 +165,10 @@ def _word_changes(
         ours = [w for w in ours_all[a:b] if not _ignorable(w) and w not in moved]
         inside = theirs_all[max(c, passage[0]) : min(d, passage[1])]
         theirs = [w for w in inside if not _ignorable(w) and w not in moved]
-        at_edge = a == 0 or b == len(ours_all)
+        # Only stop words before or after the block: it frames the claim ("The minutes say…").
+        at_edge = all(_ignorable(w) for w in ours_all[:a]) or all(
+            _ignorable(w) for w in ours_all[b:]
+        )
         if ours and theirs:
             if not _slip(ours, theirs):
                 changes.append(

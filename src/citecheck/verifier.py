@@ -196,6 +196,11 @@ class Verifier:
             )
         quoted = kind == "excerpt"
         here = self._match(query, document, span, quoted=quoted)
+        if here.found and here.evidence[0].method != "exact" and location is not None:
+            # A passage running past the cited lines may match better than its cited part.
+            wider = self._match(query, document, None, quoted=quoted, matchers=self.matchers[:1])
+            if wider.found and _inside(wider.evidence[0], document, span):
+                here = wider
         elsewhere = None
         if not here.found and not here.fragments_found:
             elsewhere = self._elsewhere(

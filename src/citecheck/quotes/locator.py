@@ -23,6 +23,7 @@ from citecheck.ellipsis import split_fragments
 from citecheck.errors import ConfigError
 from citecheck.matchers._needle import needle
 from citecheck.matchers.bm25 import BM25Index, tokenize
+from citecheck.matchers.exact import ExactMatcher
 from citecheck.meaning import differences_at, elided_negations
 from citecheck.model import Span, Status
 from citecheck.protocols import Embedder
@@ -96,7 +97,7 @@ class QuoteLocator:
             if not isinstance(quote, str):
                 kind = type(quote).__name__
                 hint = " (not valid UTF-8?)" if isinstance(quote, bytes) else ""
-                outcome = _Outcome(Status.UNCHECKED, f"not text: a {kind}{hint}")
+                outcome = _Outcome(Status.UNCHECKED, f"not text but {kind}{hint}")
                 results.append((index, repr(quote), outcome))
             else:
                 if quote not in outcomes:
@@ -164,10 +165,9 @@ class QuoteLocator:
     def _locate_stop_words(self, target: str, corpus: _Corpus) -> _Outcome:
         """Stop words alone rank nothing; accept only a verbatim occurrence."""
         for document in corpus.documents:
-            found = document.normalized.text.find(target)
-            if found != -1:
-                start, end = document.normalized.to_original(found, found + len(target))
-                piece = _Piece(document, start, end, 1.0, 0.0, 0.0, "exact")
+            hits = ExactMatcher().find(target, document)
+            if hits:
+                piece = _Piece(document, hits[0].start, hits[0].end, 1.0, 0.0, 0.0, "exact")
                 return _Outcome(Status.VERIFIED, f"found verbatim {_where(piece)}", piece)
         return _Outcome(
             Status.UNCHECKED,
@@ -203,7 +203,7 @@ class QuoteLocator:
             return _Outcome(
                 Status.PARTIAL,
                 f"only {len(best_chain)} of {len(targets)} fragments of the elided quote stand "
-                f"in order, from {_where(joined)}",
+                f"in order, starting {_where(joined)}",
                 joined,
                 has_ellipsis=True,
             )
@@ -245,7 +245,7 @@ class QuoteLocator:
         corpus: _Corpus | None,
     ) -> QuoteRow:
         piece = outcome.piece
-        confidence = _confidence(outcome.status, piece.ratio if piece else 0.0)
+        confidence = round(_confidence(outcome.status, piece.ratio if piece else 0.0), 4)
         if piece is None or corpus is None:
             return QuoteRow(
                 index, quote, outcome.status, confidence, outcome.reason,
