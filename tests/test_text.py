@@ -113,3 +113,8 @@ def test_sentences_respect_abbreviations_and_initials() -> None:
         "Why?",
         "New paragraph",
     ]
+
+
+@given(st.one_of(noisy_text, st.text(max_size=80)))
+def test_the_fast_normal_form_equals_the_mapped_one(original: str) -> None:
+    assert normalize(original) == NormalizedText.of(original).text

@@ -25,7 +25,7 @@ _NEGATIONS = frozenset(
 
 def _negations(text: str) -> Counter[str]:
     found: Counter[str] = Counter()
-    for token in _TOKEN.findall(normalize(text)):
+    for token in _TOKEN.findall(text):
         bare = token.replace("'", "")
         if bare in _NEGATIONS or token.endswith("n't"):
             found["not" if token.endswith("n't") else bare] += 1
@@ -33,7 +33,7 @@ def _negations(text: str) -> Counter[str]:
 
 
 def _numbers(text: str) -> Counter[str]:
-    return Counter(n.replace(",", "") for n in _NUMBER.findall(normalize(text)))
+    return Counter(n.replace(",", "") for n in _NUMBER.findall(text))
 
 
 def meaning_differences(
@@ -58,6 +58,8 @@ def meaning_differences(
     its edges ("On Tuesday the committee…"); a quotation may not. ``noun`` names the text in
     the sentences ("quote", "claim").
     """
+    # Every helper below reads normalised text; normalise each input once.
+    text, source, before, after = (normalize(t) for t in (text, source, before, after))
     differences = []
     ours, theirs = _negations(text), _negations(source)
     for word in sorted((theirs - ours).keys()):
@@ -112,7 +114,7 @@ _ENDINGS = frozenset({"", *"e y ed d er ier est iest ing s es ly ily ion ions it
 
 def _words(text: str) -> list[str]:
     """Words for comparing wording; ``didn't`` is ``did not`` so a negation stays one word."""
-    words: list[str] = _TOKEN.findall(_CONTRACTED_NOT.sub(" not", normalize(text)))
+    words: list[str] = _TOKEN.findall(_CONTRACTED_NOT.sub(" not", text))
     return words
 
 
@@ -201,4 +203,4 @@ def elided_negations(elided: str) -> list[str]:
     """
     pieces = re.split(r"(?<=[.!?])\s+", elided.strip())
     near = pieces[0] if len(pieces) == 1 else f"{pieces[0]} {pieces[-1]}"
-    return [f"the ellipsis leaves out {word!r}" for word in sorted(_negations(near))]
+    return [f"the ellipsis leaves out {word!r}" for word in sorted(_negations(normalize(near)))]

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["NormalizedText", "normalize", "sentence_spans"]
 
@@ -168,9 +169,20 @@ _ASCII_SPACE = re.compile(r"\s{2,}|[^\S ]")
 def normalize(text: str) -> str:
     """The normalised form of ``text``, without the offset map (for needles and keys).
 
-    Plain ASCII text, the common case, takes a fast path with the same result."""
+    Plain ASCII text, the common case, takes a fast path with the same result; other short
+    texts (quotes, passages) are remembered, since the same ones are compared again and again."""
     if text.isascii():
         return _ASCII_SPACE.sub(" ", _ASCII_HYPHEN.sub("", text)).lower()
+    if len(text) <= _REMEMBERED_LENGTH:
+        return _normalize_unicode(text)
+    return NormalizedText.of(text).text
+
+
+_REMEMBERED_LENGTH = 2000
+
+
+@lru_cache(maxsize=8192)
+def _normalize_unicode(text: str) -> str:
     return NormalizedText.of(text).text
 
 

@@ -198,7 +198,9 @@ class Verifier:
         here = self._match(query, document, span, quoted=quoted)
         if here.found and here.evidence[0].method != "exact" and location is not None:
             # A passage running past the cited lines may match better than its cited part.
-            wider = self._match(query, document, None, quoted=quoted, matchers=self.matchers[:1])
+            reach = len(query)
+            around = Span(max(0, span.start - reach), min(len(document.text), span.end + reach))
+            wider = self._match(query, document, around, quoted=quoted, matchers=self.matchers[:1])
             if wider.found and _inside(wider.evidence[0], document, span):
                 here = wider
         elsewhere = None
