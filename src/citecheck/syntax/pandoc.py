@@ -66,6 +66,8 @@ class PandocSyntax:
 
     def scan(self, text: str) -> Iterator[Marker]:
         """The markers in ``text``, in order; malformed ones carry an ``error``."""
+        if "@" not in text:
+            return  # every pandoc citation has an "@"; most texts are settled here
         code = CodeRegions(text)
         for match in _CITATIONS[self.in_text].finditer(text):
             start, end = match.span()
