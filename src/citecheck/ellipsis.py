@@ -25,8 +25,10 @@ Finder = Callable[[str, Document, Span], Sequence[Evidence]]
 
 
 def split_fragments(quote: str) -> list[str]:
-    """The non-empty pieces of a quote between ellipses (one piece when there is none)."""
-    return [piece for piece in (p.strip() for p in _ELLIPSIS.split(quote)) if piece]
+    """The pieces of a quote between ellipses that hold words (one piece when there is no
+    ellipsis; a sentence's own full stop before "..." is not a piece)."""
+    pieces = (p.strip() for p in _ELLIPSIS.split(quote))
+    return [piece for piece in pieces if any(ch.isalnum() for ch in piece)]
 
 
 def has_ellipsis(quote: str) -> bool:

@@ -19,7 +19,8 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NEGATIONS = frozenset(
     "not no never none nor nothing nobody nowhere neither without cannot cant dont doesnt "
     "didnt isnt arent wasnt werent wont wouldnt shouldnt couldnt hasnt havent hadnt mustnt "
-    "neednt kein keine nicht nie niet geen nooit pas jamais".split()
+    "neednt kein keine keinen keinem keiner keines nicht nichts nie niemals niemand nirgends "
+    "weder niet geen nooit niets niemand nergens pas jamais rien aucun aucune".split()
 )
 
 
@@ -63,9 +64,11 @@ def meaning_differences(
     differences = []
     ours, theirs = _negations(text), _negations(source)
     for word in sorted((theirs - ours).keys()):
-        differences.append(f"the source says {word!r} where the {noun} does not")
+        if not _misspelt_in(word, text):
+            differences.append(f"the source says {word!r} where the {noun} does not")
     for word in sorted((ours - theirs).keys()):
-        differences.append(f"the {noun} adds {word!r}, which the source does not say")
+        if not _misspelt_in(word, source):
+            differences.append(f"the {noun} adds {word!r}, which the source does not say")
     our_numbers, their_numbers = _numbers(text), _numbers(source)
     missing, added = their_numbers - our_numbers, our_numbers - their_numbers
     if missing or added:
@@ -89,6 +92,16 @@ def differences_at(
         before=source_text[max(0, start - _CONTEXT_CHARS) : start],
         after=source_text[end : end + _CONTEXT_CHARS],
     )
+
+
+def _misspelt_in(negation: str, text: str) -> bool:
+    """True when ``text`` has a slip of a longer negation (OCR's ``nicbt`` for ``nicht``):
+    it does say it. Short ones (``not``, ``no``) are never presumed misspelt."""
+    from rapidfuzz.distance import OSA
+
+    if len(negation) < 4:
+        return False
+    return any(OSA.distance(_fold(token), negation) <= 1 for token in _TOKEN.findall(text))
 
 
 _STOP_WORDS = frozenset(
@@ -138,13 +151,23 @@ def _opposite(a: str, b: str) -> bool:
     return False
 
 
+_LOOK_ALIKE = (("rn", "m"), ("cl", "d"), ("vv", "w"), ("ii", "ü"), ("0", "o"), ("1", "l"))
+"""Letter groups that optical character recognition confuses, folded before comparing."""
+
+
+def _fold(word: str) -> str:
+    for seen, meant in _LOOK_ALIKE:
+        word = word.replace(seen, meant)
+    return word
+
+
 def _slip(ours: list[str], theirs: list[str]) -> bool:
-    """A misspelling or a word split differently, not a change of wording."""
+    """A misspelling, an OCR confusion or a word split differently, not a change of wording."""
     from rapidfuzz.distance import OSA
 
     if len(ours) == len(theirs) and any(_opposite(a, b) for a, b in zip(ours, theirs, strict=True)):
         return False
-    joined_ours, joined_theirs = "".join(ours), "".join(theirs)
+    joined_ours, joined_theirs = _fold("".join(ours)), _fold("".join(theirs))
     longest = max(len(joined_ours), len(joined_theirs))
     return OSA.distance(joined_ours, joined_theirs) <= max(1, int(0.3 * longest))
 
@@ -164,8 +187,10 @@ def _word_changes(
     changes = []
     blocks = [op for op in Levenshtein.opcodes(ours_all, theirs_all) if op.tag != "equal"]
     for a, b, c, d in _merged(blocks):
-        ours = [w for w in ours_all[a:b] if not _ignorable(w) and w not in moved]
         inside = theirs_all[max(c, passage[0]) : min(d, passage[1])]
+        if ours_all[a:b] and inside and _slip(ours_all[a:b], inside):
+            continue  # "ore" for "are", "thc chamher" for "the chamber": slips, stop words or not
+        ours = [w for w in ours_all[a:b] if not _ignorable(w) and w not in moved]
         theirs = [w for w in inside if not _ignorable(w) and w not in moved]
         # Only stop words before or after the block: it frames the claim ("The minutes say…").
         at_edge = all(_ignorable(w) for w in ours_all[:a]) or all(

@@ -3,11 +3,11 @@ a :class:`~citecheck.locations.Location` resolves to a span of it."""
 
 from __future__ import annotations
 
-import itertools
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from os import PathLike
 from types import MappingProxyType
 from typing import Any, BinaryIO
@@ -214,11 +214,37 @@ class Document:
         return page_at(pages, starts, offset)
 
     @property
+    def words(self) -> tuple[list[int], list[str]]:
+        """The words of the normalised text, in order, with their start offsets in it."""
+        result: tuple[list[int], list[str]] = self._cached("words", self._find_words)
+        return result
+
+    def _find_words(self) -> tuple[list[int], list[str]]:
+        starts: list[int] = []
+        words: list[str] = []
+        for match in _WORD.finditer(self.normalized.text):
+            starts.append(match.start())
+            words.append(match.group())
+        return starts, words
+
+    def words_in(self, start: int, end: int) -> list[str]:
+        """The normalised words that start inside the original range ``[start, end)``."""
+        n_start, n_end = self.normalized.to_normalized(start, end)
+        starts, words = self.words
+        return words[bisect_left(starts, n_start) : bisect_left(starts, n_end)]
+
+    @property
     def word_positions(self) -> Mapping[str, list[int]]:
         """Every word of the normalised text with the offsets (in the normalised text) where it
         starts: an index for finding a quote in a long document without scanning all of it."""
-        result: Mapping[str, list[int]] = self._cached("words", self._index_words)
+        result: Mapping[str, list[int]] = self._cached("word_positions", self._index_words)
         return result
+
+    def _index_words(self) -> dict[str, list[int]]:
+        positions: dict[str, list[int]] = {}
+        for start, word in zip(*self.words, strict=True):
+            positions.setdefault(word, []).append(start)
+        return positions
 
     @property
     def word_pairs(self) -> frozenset[int]:
@@ -228,14 +254,8 @@ class Document:
         return result
 
     def _index_pairs(self) -> frozenset[int]:
-        words = _WORD.findall(self.normalized.text)
-        return frozenset(hash(pair) for pair in itertools.pairwise(words))
-
-    def _index_words(self) -> dict[str, list[int]]:
-        positions: dict[str, list[int]] = {}
-        for match in _WORD.finditer(self.normalized.text):
-            positions.setdefault(match.group(), []).append(match.start())
-        return positions
+        words = self.words[1]
+        return frozenset(hash(pair) for pair in pairwise(words))
 
     def section_at(self, offset: int) -> str | None:
         """The title of the innermost section holding ``offset``."""

@@ -53,7 +53,7 @@ class BM25Index:
             raise ConfigError(f"BM25 needs k1 >= 0 and 0 <= b <= 1, got k1={k1}, b={b}")
         self.windows = list(windows)
         self.engine = engine
-        corpus = [tokenize(w.text) or [""] for w in self.windows]
+        corpus = [w.document.words_in(w.start, w.end) or [""] for w in self.windows]
         self._model: Any = _build(engine, corpus, k1, b) if corpus else None
 
     def scores(self, tokens: Sequence[str]) -> NDArray[np.float64]:

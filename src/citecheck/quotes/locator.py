@@ -176,23 +176,16 @@ class QuoteLocator:
         )
 
     def _locate_elided(self, quote: str, fragments: list[str], corpus: _Corpus) -> _Outcome:
-        threshold = self.config.match_threshold
         targets = [needle(f) for f in fragments]
-        firsts = corpus.pieces(targets[0], tokenize(targets[0]))
-        best_chain: list[_Piece] = []
-        for first in firsts:
-            if first.ratio < threshold:
-                continue
-            chain = [first]
-            for target in targets[1:]:
-                following = corpus.following(target, chain[-1])
-                if following is None or following.ratio < threshold:
-                    break
-                chain.append(following)
-            if len(chain) > len(best_chain):
-                best_chain = chain
-            if len(chain) == len(targets):
-                break
+        own = tokenize(targets[0])
+        everything = [token for target in targets for token in tokenize(target)]
+        firsts = corpus.pieces(targets[0], own)
+        best_chain = self._chain(targets, firsts, corpus)
+        if len(best_chain) < len(targets):
+            # A generic head ("In the late 19th century, the ...") may stand in many places:
+            # look for it again where the words of all the fragments are.
+            again = self._chain(targets, corpus.pieces(targets[0], own, everything), corpus)
+            best_chain = max(best_chain, again, key=len)
         if not best_chain:
             outcome = self._judge(quote, firsts[0] if firsts else None, corpus)
             outcome.status = Status.UNSUPPORTED
@@ -233,6 +226,25 @@ class QuoteLocator:
             joined,
             has_ellipsis=True,
         )
+
+    def _chain(self, targets: list[str], firsts: list[_Piece], corpus: _Corpus) -> list[_Piece]:
+        """The longest run of fragments found in order after one of the ``firsts``."""
+        threshold = self.config.match_threshold
+        best: list[_Piece] = []
+        for first in firsts:
+            if first.ratio < threshold:
+                continue
+            chain = [first]
+            for target in targets[1:]:
+                following = corpus.following(target, chain[-1])
+                if following is None or following.ratio < threshold:
+                    break
+                chain.append(following)
+            if len(chain) > len(best):
+                best = chain
+            if len(chain) == len(targets):
+                break
+        return best
 
     # -- rows -------------------------------------------------------------------------------
 
@@ -364,30 +376,34 @@ class _Corpus:
         pieces = self.pieces(target, tokens)
         return pieces[0] if pieces else None
 
-    def pieces(self, target: str, tokens: list[str]) -> list[_Piece]:
-        """The passages aligned in the top BM25 windows, most similar first."""
-        scores = self.index.scores(tokens)
+    def pieces(
+        self, target: str, tokens: list[str], ranking: list[str] | None = None
+    ) -> list[_Piece]:
+        """The passages aligned in the top BM25 windows, most similar first. ``ranking``
+        tokens, when given, rank the windows instead of the target's own (an elided quote's
+        first fragment is found where all its fragments' words are)."""
+        scores = self.index.scores(ranking or tokens)
         ranked = scores.argsort()[::-1]
         if not len(ranked) or scores[ranked[0]] <= 0:
             return []
         top = self.windows[int(ranked[0])]
-        top_score = float(scores[ranked[0]])
         runner_up = _best_apart(scores, ranked, self.windows, top)
-        bm25_ratio = top_score / (runner_up + _EPSILON)
+        bm25_ratio = float(scores[ranked[0]]) / (runner_up + _EPSILON)
         pieces: list[_Piece] = []
-        covered: list[tuple[str, int, int]] = []
+        covered: list[tuple[Document, int, int]] = []
         for i in ranked[: self.config.candidates * 4]:
             window = self.windows[int(i)]
             if scores[i] <= 0 or len(pieces) >= self.config.candidates:
                 break
             if any(
-                d == window.document.id and a <= window.start and window.end <= b
-                for d, a, b in covered
+                d is window.document and a < window.end and window.start < b for d, a, b in covered
             ):
-                continue  # already aligned inside a larger region
-            piece = self._align_in(target, window, float(scores[i]), bm25_ratio)
-            covered.append((window.document.id, *piece[1]))
-            pieces.append(piece[0])
+                continue  # this passage was aligned already, in a region grown around it
+            piece, region = self._align_in(target, window, float(scores[i]), bm25_ratio)
+            covered.append((window.document, *region))
+            pieces.append(piece)
+            if piece.ratio >= 1.0:
+                break  # nothing can match better than verbatim
         return sorted(pieces, key=lambda p: (-p.ratio, -p.bm25_score))
 
     def following(self, target: str, previous: _Piece) -> _Piece | None:
@@ -422,44 +438,44 @@ class _Corpus:
     def _align_in(
         self, target: str, window: Window, score: float, bm25_ratio: float
     ) -> tuple[_Piece, tuple[int, int]]:
-        """Align ``target`` around ``window``; grow the region by neighbouring windows while
-        the match runs into one of its edges."""
+        """Align ``target`` around ``window`` (grown by the target's length, so a quote that
+        straddles the window or is longer than it fits whole), growing the region by
+        neighbouring windows while the match runs into one of its edges."""
         document = window.document
         length = len(document.text)
-        grow = max(0, len(target) - (window.end - window.start)) + self.config.trim_padding
-        region = Span(max(0, window.start - grow), min(length, window.end + grow))
         method = "bm25" if not self.config.trim_spans else f"bm25+{self.config.trim_method}"
         if not self.config.trim_spans:
             ratio = _ratio(target, document, window.start, window.end)
-            return _Piece(document, window.start, window.end, ratio, score, bm25_ratio, method), (
-                window.start,
-                window.end,
+            piece = _Piece(document, window.start, window.end, ratio, score, bm25_ratio, method)
+            return piece, (window.start, window.end)
+        grow = len(target) + self.config.trim_padding
+        region = Span(max(0, window.start - grow), min(length, window.end + grow))
+        exact = _exact_in(target, document, region)
+        if exact is not None:
+            return _Piece(document, *exact, 1.0, score, bm25_ratio, method), (
+                region.start,
+                region.end,
             )
-        for _ in range(self.config.expand_window_neighbors + 1):
-            found = self._trim(target, document, region)
+        found = self._trim(target, document, region)
+        for _ in range(self.config.expand_window_neighbors):
             if found is None:
                 break
-            alignment, start, end = found
+            _, start, end = found
             touches_left = start - region.start < _EDGE and region.start > 0
             touches_right = region.end - end < _EDGE and region.end < length
             if not (touches_left or touches_right):
                 break
-            reach = self.step
             region = Span(
-                max(0, region.start - (reach if touches_left else 0)),
-                min(length, region.end + (reach if touches_right else 0)),
+                max(0, region.start - (self.step if touches_left else 0)),
+                min(length, region.end + (self.step if touches_right else 0)),
             )
-        found = self._trim(target, document, region)
+            found = self._trim(target, document, region)
         if found is None:
-            return _Piece(document, window.start, window.end, 0.0, score, bm25_ratio, method), (
-                region.start,
-                region.end,
-            )
-        alignment, start, end = found
-        return _Piece(document, start, end, alignment.score, score, bm25_ratio, method), (
-            region.start,
-            region.end,
-        )
+            piece = _Piece(document, window.start, window.end, 0.0, score, bm25_ratio, method)
+        else:
+            alignment, start, end = found
+            piece = _Piece(document, start, end, alignment.score, score, bm25_ratio, method)
+        return piece, (region.start, region.end)
 
     def _trim(
         self, target: str, document: Document, region: Span
@@ -480,6 +496,13 @@ class _Corpus:
             return None
         start, end = normalized.to_original(n_start + found.start, n_start + found.end)
         return found, start, end
+
+
+def _exact_in(target: str, document: Document, region: Span) -> tuple[int, int] | None:
+    """Where the normalised target stands verbatim (on word boundaries) in ``region``: the
+    common case, settled without fuzzy alignment."""
+    hits = ExactMatcher().find(target, document, region)
+    return (hits[0].start, hits[0].end) if hits else None
 
 
 def _best_apart(
