@@ -393,3 +393,21 @@ def test_words_just_outside_the_matched_passage_are_not_added() -> None:
 
 
 MEETING = {"m": "Attendance was full.\nThe committee approved the new budget on Tuesday.\nEnd.\n"}
+
+
+@pytest.mark.parametrize(
+    ("quote", "source"),
+    [
+        ("Es gab einen Grund dafür", "Es gab keinen Grund dafür."),
+        ("He was ever late for work", "He was never late for work."),
+    ],
+)
+def test_a_dropped_negation_is_never_taken_for_a_slip(quote: str, source: str) -> None:
+    assert only(verify(f'"{quote}" [[s]]', {"s": source})).status is Status.PARTIAL
+
+
+def test_an_ocr_slip_in_a_negation_is_a_slip() -> None:
+    result = only(
+        verify('"Das war nicbt der Fall im Jahr" [[s]]', {"s": "Das war nicht der Fall im Jahr."})
+    )
+    assert result.status is Status.VERIFIED

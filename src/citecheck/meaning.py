@@ -96,12 +96,16 @@ def differences_at(
 
 def _misspelt_in(negation: str, text: str) -> bool:
     """True when ``text`` has a slip of a longer negation (OCR's ``nicbt`` for ``nicht``):
-    it does say it. Short ones (``not``, ``no``) are never presumed misspelt."""
-    from rapidfuzz.distance import OSA
+    it does say it. A slip keeps the length: ``einen`` is not a misspelt ``keinen`` but its
+    opposite. Short negations (``not``, ``no``) are never presumed misspelt."""
+    from rapidfuzz.distance import Hamming
 
     if len(negation) < 4:
         return False
-    return any(OSA.distance(_fold(token), negation) <= 1 for token in _TOKEN.findall(text))
+    return any(
+        len(folded) == len(negation) and Hamming.distance(folded, negation) <= 1
+        for folded in map(_fold, _TOKEN.findall(text))
+    )
 
 
 _STOP_WORDS = frozenset(

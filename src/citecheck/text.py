@@ -97,8 +97,14 @@ class NormalizedText:
             if kind == "space":
                 emit(" ", start, end)
             elif kind == "unicode":
+                run = site.group()
+                folded = _fold(run)
+                if len(folded) == len(run) and not any(map(unicodedata.combining, run)):
+                    emit(folded, start, end)  # letters that fold one to one, like "ü"
+                    position = end
+                    continue
                 offset = start
-                for cluster in _clusters(site.group()):
+                for cluster in _clusters(run):
                     emit(_fold(cluster), offset, offset + len(cluster))
                     offset += len(cluster)
             position = end  # "hyphen" and "drop" sites emit nothing

@@ -402,8 +402,8 @@ class _Corpus:
             piece, region = self._align_in(target, window, float(scores[i]), bm25_ratio)
             covered.append((window.document, *region))
             pieces.append(piece)
-            if piece.ratio >= 1.0:
-                break  # nothing can match better than verbatim
+            if piece.ratio >= self.config.match_threshold:
+                break  # the best window holds it; the rest would only cost time
         return sorted(pieces, key=lambda p: (-p.ratio, -p.bm25_score))
 
     def following(self, target: str, previous: _Piece) -> _Piece | None:
