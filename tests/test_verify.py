@@ -411,3 +411,9 @@ def test_an_ocr_slip_in_a_negation_is_a_slip() -> None:
         verify('"Das war nicbt der Fall im Jahr" [[s]]', {"s": "Das war nicht der Fall im Jahr."})
     )
     assert result.status is Status.VERIFIED
+
+
+def test_a_negation_said_twice_and_quoted_once_is_partial() -> None:
+    source = {"s": "Wenn P nicht gleich NP ist, dann ist auch P nicht gleich PSPACE."}
+    quote = '"Wenn P nicht gleich NP ist, dann ist auch P gleich PSPACE" [[s]]'
+    assert only(verify(quote, source)).status is Status.PARTIAL

@@ -103,9 +103,9 @@ def _misspelt_in(negation: str, text: str) -> bool:
     if len(negation) < 4:
         return False
     return any(
-        len(folded) == len(negation) and Hamming.distance(folded, negation) <= 1
+        len(folded) == len(negation) and Hamming.distance(folded, negation) == 1
         for folded in map(_fold, _TOKEN.findall(text))
-    )
+    )  # exactly one letter off: the negation itself, said elsewhere, is no slip of this one
 
 
 _STOP_WORDS = frozenset(
