@@ -118,3 +118,11 @@ def test_sentences_respect_abbreviations_and_initials() -> None:
 @given(st.one_of(noisy_text, st.text(max_size=80)))
 def test_the_fast_normal_form_equals_the_mapped_one(original: str) -> None:
     assert normalize(original) == NormalizedText.of(original).text
+
+
+def test_a_letter_with_accents_maps_back_as_a_whole() -> None:
+    original = "x \ufb01\u0301 y"  # a ligature with a combining accent: NFKC keeps the length
+    norm = NormalizedText.of(original)
+    start = norm.text.index("f")
+    o_start, o_end = norm.to_original(start + 1, start + 2)
+    assert original[o_start:o_end] == "\ufb01\u0301"

@@ -52,9 +52,9 @@ def _clusters(run: str) -> list[str]:
 class NormalizedText:
     """Normalised text plus the map back to the original.
 
-    The map is a sorted list of segments ``(norm_start, orig_start, orig_end)``; a segment is
-    *linear* when its normalised and original lengths agree (characters correspond one to one)
-    and otherwise maps as a block (``…`` → ``...``, a whitespace run → one space).
+    The map is a sorted list of segments ``(norm_start, norm_end, orig_start, orig_end)``; a
+    segment is *linear* when its characters correspond one to one, and otherwise maps as a
+    block (``…`` → ``...``, a whitespace run → one space, a letter with its accents).
     """
 
     text: str
@@ -63,28 +63,29 @@ class NormalizedText:
     _norm_ends: tuple[int, ...]
     _orig_starts: tuple[int, ...]
     _orig_ends: tuple[int, ...]
+    _linears: tuple[int, ...]
 
     @classmethod
     def of(cls, original: str) -> NormalizedText:
         """Normalise ``original`` and build the offset map."""
         parts: list[str] = []
-        segments: list[list[int]] = []  # [norm_start, norm_end, orig_start, orig_end]
+        segments: list[list[int]] = []  # [norm_start, norm_end, orig_start, orig_end, linear]
         length = 0
 
-        def emit(out: str, orig_start: int, orig_end: int) -> None:
+        def emit(out: str, orig_start: int, orig_end: int, one_to_one: bool = True) -> None:
             nonlocal length
             if not out:
                 return
-            linear = len(out) == orig_end - orig_start
+            linear = one_to_one and len(out) == orig_end - orig_start
             if linear and segments:
                 last = segments[-1]
-                if last[3] == orig_start and last[1] - last[0] == last[3] - last[2]:
+                if last[3] == orig_start and last[4]:
                     last[1] += len(out)
                     last[3] = orig_end
                     parts.append(out)
                     length += len(out)
                     return
-            segments.append([length, length + len(out), orig_start, orig_end])
+            segments.append([length, length + len(out), orig_start, orig_end, int(linear)])
             parts.append(out)
             length += len(out)
 
@@ -99,27 +100,27 @@ class NormalizedText:
             elif kind == "unicode":
                 run = site.group()
                 folded = _fold(run)
-                if len(folded) == len(run) and not any(map(unicodedata.combining, run)):
+                if len(folded) == len(run) and unicodedata.is_normalized("NFKC", run):
                     emit(folded, start, end)  # letters that fold one to one, like "ü"
                     position = end
                     continue
                 offset = start
                 for cluster in _clusters(run):
-                    emit(_fold(cluster), offset, offset + len(cluster))
+                    # A letter with combining marks maps as a block even when NFKC keeps
+                    # its length ("ﬁ" + accent -> "fí"): no output letter is one input letter.
+                    emit(_fold(cluster), offset, offset + len(cluster), len(cluster) == 1)
                     offset += len(cluster)
             position = end  # "hyphen" and "drop" sites emit nothing
         if position < len(original):
             emit(original[position:].lower(), position, len(original))
-        columns = list(zip(*segments, strict=True)) if segments else [(), (), (), ()]
+        columns = list(zip(*segments, strict=True)) if segments else [(), (), (), (), ()]
         return cls("".join(parts), len(original), *(tuple(c) for c in columns))
 
     def __len__(self) -> int:
         return len(self.text)
 
     def _linear(self, index: int) -> bool:
-        return (self._norm_ends[index] - self._norm_starts[index]) == (
-            self._orig_ends[index] - self._orig_starts[index]
-        )
+        return bool(self._linears[index])
 
     def to_original(self, start: int, end: int) -> tuple[int, int]:
         """Map a normalised range ``[start, end)`` to the original range it came from."""
