@@ -332,3 +332,23 @@ def test_stop_word_quotes_respect_word_boundaries() -> None:
     assert report.rows[0].status is Status.UNCHECKED
     assert report.rows[1].status is Status.VERIFIED
     assert report.rows[1].span_text == "It was"
+
+
+def test_a_single_string_is_not_a_list_of_quotes() -> None:
+    with pytest.raises(citecheck.InputError, match="wrap it"):
+        citecheck.verify_quotes("hello world", CORPUS)
+    with pytest.raises(ConfigError):
+        citecheck.verify_quotes(["x"], CORPUS, config=42)  # type: ignore[arg-type]
+
+
+def test_excel_cells_hold_text_never_formulas_or_control_characters(tmp_path: Path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    paged = Document.from_pages("book", ["First page words here.", "=1+1 is two on page two."])
+    report = citecheck.verify_quotes(["=1+1 is two on page two"], [paged])
+    path = tmp_path / "x.xlsx"
+    report.to_excel(path)
+    sheet = openpyxl.load_workbook(path)["quotes"]
+    header = [c.value for c in sheet[1]]
+    quote_cell = sheet.cell(row=2, column=header.index("quote") + 1)
+    assert quote_cell.data_type == "s"
+    assert str(quote_cell.value).endswith("=1+1 is two on page two")

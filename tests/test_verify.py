@@ -417,3 +417,76 @@ def test_a_negation_said_twice_and_quoted_once_is_partial() -> None:
     source = {"s": "Wenn P nicht gleich NP ist, dann ist auch P nicht gleich PSPACE."}
     quote = '"Wenn P nicht gleich NP ist, dann ist auch P gleich PSPACE" [[s]]'
     assert only(verify(quote, source)).status is Status.PARTIAL
+
+
+@pytest.mark.parametrize(
+    ("quote", "source"),
+    [
+        ("hypotension was common in the group", "Hypertension was common in the group."),
+        ("troops entered Iraq in the spring", "Troops entered Iran in the spring."),
+        ("they met on Tuesday at noon again", "They met on Thursday at noon again."),
+        ("prices rose from 20 to 10 dollars", "Prices rose from 10 to 20 dollars."),
+        ("the drug is safe but not effective", "The drug is not safe but effective."),
+        ("the lake dropped to 5 degrees", "The lake dropped to -5 degrees."),
+        ("it was 15 times larger than before", "It was 1,5 times larger than before."),
+    ],
+)
+def test_another_real_word_or_number_order_is_a_change(quote: str, source: str) -> None:
+    assert only(verify(f'"{quote}" [[s]]', {"s": source})).status is Status.PARTIAL
+
+
+def test_a_source_with_carriage_returns_does_not_crash() -> None:
+    sources = {"d": "Title\r\r\r\r\r\n# Methods\r\nThe sky is blue today.\r\n"}
+    result = only(verify('"The sky is blue today" [[d]]', sources))
+    assert result.status is Status.VERIFIED
+    assert result.evidence[0].section == "Methods"
+
+
+def test_a_failing_plug_in_is_unchecked_and_the_batch_goes_on() -> None:
+    class Broken:
+        name = "broken"
+
+        def find(
+            self, query: str, document: Document, within: Span | None = None
+        ) -> list[Evidence]:
+            raise RuntimeError("boom")
+
+    report = Verifier(matchers=(Broken(),)).verify('"a b c" [[minutes]] "d e f" [[paper]]', SOURCES)
+    assert [r.status for r in report.results] == [Status.UNCHECKED] * 2
+    assert "RuntimeError" in report.results[0].reason
+
+
+def test_unhashable_matcher_objects_are_accepted() -> None:
+    from dataclasses import dataclass
+
+    from citecheck.matchers import ExactMatcher
+
+    @dataclass
+    class Plain:
+        name: str = "plain"
+
+        def find(
+            self, query: str, document: Document, within: Span | None = None
+        ) -> list[Evidence]:
+            return ExactMatcher().find(query, document, within)
+
+    assert (
+        Verifier(matchers=(Plain(),))
+        .verify('"The meeting ended at noon" [[minutes]]', SOURCES)
+        .passed
+    )
+
+
+def test_bad_values_are_citecheck_errors() -> None:
+    from citecheck import Location, LocationError
+
+    with pytest.raises(LocationError):
+        Location("lines", 1.5)  # type: ignore[arg-type]
+    with pytest.raises(LocationError):
+        Location("section", name=3)  # type: ignore[arg-type]
+    with pytest.raises(InputError):
+        citecheck.locate(None, SOURCES)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError):
+        Verifier(threshold="0.8")  # type: ignore[arg-type]
+    with pytest.raises(InputError):
+        Evidence("d", 0, 1, "x", 1.5, "exact")

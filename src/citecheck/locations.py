@@ -50,8 +50,11 @@ class Location:
             raise LocationError(
                 f"unknown location kind {self.kind!r}; expected one of {sorted(_KINDS)}"
             )
+        for value in (self.start, self.end):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise LocationError(f"location numbers must be integers, got {value!r}")
         if self.kind == "section":
-            if not self.name or not self.name.strip():
+            if not isinstance(self.name, str) or not self.name.strip():
                 raise LocationError("a section location needs a name")
             return
         if self.kind == "general":

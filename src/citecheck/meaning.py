@@ -15,7 +15,8 @@ __all__ = ["differences_at", "elided_negations", "meaning_differences"]
 _CONTEXT_CHARS = 80
 
 _TOKEN = re.compile(r"\w+(?:'\w+)?")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NUMBER = re.compile(r"(?:(?<=\s)-|^-)?\d+(?:[.,]\d+)*")
+_THOUSANDS = re.compile(r",(?=\d{3}(?!\d))")
 _NEGATIONS = frozenset(
     "not no never none nor nothing nobody nowhere neither without cannot cant dont doesnt "
     "didnt isnt arent wasnt werent wont wouldnt shouldnt couldnt hasnt havent hadnt mustnt "
@@ -33,8 +34,32 @@ def _negations(text: str) -> Counter[str]:
     return found
 
 
-def _numbers(text: str) -> Counter[str]:
-    return Counter(n.replace(",", "") for n in _NUMBER.findall(text))
+def _numbers(text: str) -> list[str]:
+    """Numbers in order: ``-5`` keeps its sign (a hyphen inside ``10-20`` does not make one),
+    ``1,000`` is a thousand and ``1,5`` a decimal."""
+    return [_THOUSANDS.sub("", n).replace(",", ".") for n in _NUMBER.findall(text)]
+
+
+def _negated(text: str) -> list[str]:
+    """What each negation applies to: the next word that is not a stop word."""
+    tokens = _words(text)
+    return [
+        next((t for t in tokens[i + 1 :] if t not in _STOP_WORDS), "")
+        for i, token in enumerate(tokens)
+        if token in _NEGATIONS
+    ]
+
+
+def _moved_negations(text: str, source: str) -> tuple[str, str] | None:
+    """A word the text negates that the source does not (misspellings aside), with the word
+    the source negates instead; ``None`` when every negation applies to the same word."""
+    theirs = _negated(source)
+    for word in _negated(text):
+        match = next((t for t in theirs if t == word or _slip([word], [t])), None)
+        if match is None:
+            return word, ", ".join(theirs)
+        theirs.remove(match)
+    return None
 
 
 def meaning_differences(
@@ -69,12 +94,24 @@ def meaning_differences(
     for word in sorted((ours - theirs).keys()):
         if not _misspelt_in(word, source):
             differences.append(f"the {noun} adds {word!r}, which the source does not say")
+    if ours == theirs:
+        moved = _moved_negations(text, source)
+        if moved:
+            here, there = moved
+            differences.append(f"the {noun} negates {here!r} where the source negates {there!r}")
     our_numbers, their_numbers = _numbers(text), _numbers(source)
-    missing, added = their_numbers - our_numbers, our_numbers - their_numbers
+    missing = Counter(their_numbers) - Counter(our_numbers)
+    added = Counter(our_numbers) - Counter(their_numbers)
     if missing or added:
         said = ", ".join(sorted(added)) or "no number"
         stands = ", ".join(sorted(missing)) or "no number"
         differences.append(f"the {noun} has {said} where the source has {stands}")
+    elif omissions and our_numbers != their_numbers:
+        # A quotation keeps the order; a claim may reorder ("20, up from 10").
+        differences.append(
+            f"the {noun} gives the numbers {', '.join(our_numbers)} in another order than the "
+            f"source ({', '.join(their_numbers)})"
+        )
     differences.extend(_word_changes(text, source, before, after, omissions=omissions, noun=noun))
     return differences
 
@@ -102,10 +139,13 @@ def _misspelt_in(negation: str, text: str) -> bool:
 
     if len(negation) < 4:
         return False
+    # The negation itself, said elsewhere in the text, is no slip of this one.
     return any(
-        len(folded) == len(negation) and Hamming.distance(folded, negation) == 1
-        for folded in map(_fold, _TOKEN.findall(text))
-    )  # exactly one letter off: the negation itself, said elsewhere, is no slip of this one
+        token != negation
+        and len(token) == len(negation)
+        and (_fold(token) == _fold(negation) or Hamming.distance(token, negation) == 1)
+        for token in _TOKEN.findall(text)
+    )
 
 
 _STOP_WORDS = frozenset(
@@ -124,6 +164,8 @@ _ANTONYMS = (
     ("first", "last"), ("always", "never"), ("most", "least"), ("better", "worse"),
     ("best", "worst"), ("good", "bad"), ("larg", "small"), ("long", "short"), ("true", "false"),
     ("import", "export"), ("open", "clos"), ("allow", "forbid"), ("approv", "reject"),
+    ("hyper", "hypo"), ("over", "under"), ("pre", "post"), ("intra", "extra"),
+    ("micro", "macro"), ("input", "output"), ("inbound", "outbound"),
 )  # fmt: skip
 """Stems of words with opposite meanings; the rest of both words must be a common ending."""
 _ENDINGS = frozenset({"", *"e y ed d er ier est iest ing s es ly ily ion ions ity".split()})
@@ -155,7 +197,10 @@ def _opposite(a: str, b: str) -> bool:
     return False
 
 
-_LOOK_ALIKE = (("rn", "m"), ("cl", "d"), ("vv", "w"), ("ii", "ü"), ("0", "o"), ("1", "l"))
+_LOOK_ALIKE = (
+    ("rn", "m"), ("cl", "d"), ("vv", "w"), ("ii", "ü"), ("0", "o"), ("1", "l"), ("c", "e"),
+    ("b", "h"),
+)  # fmt: skip
 """Letter groups that optical character recognition confuses, folded before comparing."""
 
 
@@ -171,9 +216,16 @@ def _slip(ours: list[str], theirs: list[str]) -> bool:
 
     if len(ours) == len(theirs) and any(_opposite(a, b) for a, b in zip(ours, theirs, strict=True)):
         return False
+    if len(ours) == len(theirs) > 1:
+        return all(_slip([a], [b]) for a, b in zip(ours, theirs, strict=True))
     joined_ours, joined_theirs = _fold("".join(ours)), _fold("".join(theirs))
+    if joined_ours == joined_theirs:
+        return True  # split or joined differently, or letters OCR confuses
     longest = max(len(joined_ours), len(joined_theirs))
-    return OSA.distance(joined_ours, joined_theirs) <= max(1, int(0.3 * longest))
+    if longest <= 4:
+        return False  # "Iraq" / "Iran": in a short word one letter makes another word
+    # One slip in a word, two in a long one: "Tuesday" / "Thursday" is two, and a new word.
+    return OSA.distance(joined_ours, joined_theirs) <= max(1, longest // 10)
 
 
 def _word_changes(

@@ -158,6 +158,8 @@ class Evidence:
 
     def __post_init__(self) -> None:
         Span(self.start, self.end)  # validates the offsets
+        if not 0.0 <= self.score <= 1.0:  # also rejects NaN
+            raise InputError(f"evidence score must be in [0, 1], got {self.score}")
         object.__setattr__(self, "scores", _frozen_scores(self.scores))
 
     @property

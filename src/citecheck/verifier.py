@@ -74,7 +74,7 @@ class Verifier:
         ellipsis_max_gap: int = 2000,
         min_claim_words: int = 3,
     ) -> None:
-        if not 0.0 < threshold <= 1.0:
+        if not isinstance(threshold, int | float) or not 0.0 < threshold <= 1.0:
             raise ConfigError(f"threshold must be in (0, 1], got {threshold}")
         if isinstance(matchers, str):
             matchers = (matchers,)
@@ -82,7 +82,9 @@ class Verifier:
             raise ConfigError("at least one matcher is needed")
         self.matchers: tuple[Matcher, ...] = tuple(
             registry.create(
-                "matchers", m, **({"threshold": threshold} if m in _THRESHOLDED else {})
+                "matchers",
+                m,
+                **({"threshold": threshold} if isinstance(m, str) and m in _THRESHOLDED else {}),
             )
             for m in matchers
         )
@@ -137,9 +139,14 @@ class Verifier:
             return self._check(citation, documents)
         except BackendError as exc:
             return Result(citation, Status.UNCHECKED, 0.5, (), f"could not check: {exc}")
+        except Exception as exc:  # a plug-in's failure must not sink the other citations
+            reason = f"could not check: a backend failed ({type(exc).__name__}: {exc})"
+            return Result(citation, Status.UNCHECKED, 0.5, (), reason)
 
     def locate(self, quote: str, sources: Sources) -> list[Evidence]:
         """Where ``quote`` stands in any of ``sources``, best first (empty when nowhere)."""
+        if not isinstance(quote, str):
+            raise InputError(f"quote must be str, got {type(quote).__name__}")
         found: list[Evidence] = []
         for document in as_documents(sources).values():
             found.extend(self._match(quote, document, None, quoted=True).evidence)

@@ -24,6 +24,7 @@ __all__ = [
     "slugify",
 ]
 
+_ANY_LINE_END = re.compile(r"\r\n?|\n")
 PAGE_MARKER = re.compile(r"\[PAGE[:\s]\s*(\d{1,9})\]", re.IGNORECASE)
 _HEADING_HINT = re.compile(r"^(?: {0,3}#{1,6}(?:[ \t]|$)| {0,3}(?:=+|-+)[ \t]*$)", re.MULTILINE)
 _LEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[ivxlc]+\.|[a-z]\.)\s+", re.IGNORECASE)
@@ -126,7 +127,8 @@ def find_sections(text: str) -> tuple[Section, ...]:
     from markdown_it import MarkdownIt
 
     tokens = MarkdownIt("commonmark").parse(text)
-    line_starts = find_line_starts(text)
+    # markdown-it counts "\r" and "\r\n" as line ends too; its line numbers need its rule.
+    line_starts = [0, *(m.end() for m in _ANY_LINE_END.finditer(text))]
     found: list[tuple[str, int, int]] = []
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.map is not None:

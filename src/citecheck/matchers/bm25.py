@@ -107,6 +107,8 @@ class BM25Matcher:
             raise ConfigError(f"unknown BM25 engine {self.engine!r}; expected one of {ENGINES}")
         if not 0.0 < self.threshold <= 1.0:
             raise ConfigError(f"bm25 threshold must be in (0, 1], got {self.threshold}")
+        if self.candidates < 1:
+            raise ConfigError(f"candidates must be at least 1, got {self.candidates}")
 
     def find(self, query: str, document: Document, within: Span | None = None) -> list[Evidence]:
         target = needle(query)

@@ -17,6 +17,17 @@ _NUMBER_WIDTH = 15
 _TEXT_COLUMNS = {"quote", "span_text", "context_window", "reason"}
 
 
+def _cell(value: object) -> object:
+    """Text as text: no control characters (a page break in the context), which Excel files
+    cannot hold, and never a formula (a quote that begins with "=")."""
+    if not isinstance(value, str):
+        return value
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    text: str = ILLEGAL_CHARACTERS_RE.sub(" ", value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
 def write_workbook(report: QuoteReport, path: Path) -> None:
     """Rows sorted by confidence (lowest first, so doubtful quotes are reviewed first)."""
     try:
@@ -35,7 +46,7 @@ def write_workbook(report: QuoteReport, path: Path) -> None:
         cell.font = Font(bold=True)
     for row in sorted(report.rows, key=lambda r: (r.confidence, r.index)):
         data = row.to_dict()
-        sheet.append([data[name] for name in ROW_FIELDS])
+        sheet.append([_cell(data[name]) for name in ROW_FIELDS])
     wrap = Alignment(wrap_text=True, vertical="top")
     for number, name in enumerate(ROW_FIELDS, start=1):
         letter = get_column_letter(number)
