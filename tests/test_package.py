@@ -32,6 +32,7 @@ def test_public_names_are_pinned() -> None:
             "InputError",
             "Location",
             "LocationError",
+            "LocationKindError",
             "MissingDependencyError",
             "Page",
             "Report",

@@ -95,10 +95,20 @@ def test_phantom_source_and_missing_location_are_not_found() -> None:
     assert "p. 3" in report.results[2].reason
 
 
-def test_unparseable_location_is_not_found_and_quoted() -> None:
-    result = only(verify("A fact [[minutes:banana]].", SOURCES))
-    assert result.status is Status.NOT_FOUND
+def test_a_location_that_cannot_be_read_is_never_a_phantom() -> None:
+    result = only(verify('"The meeting ended at noon" [[minutes:banana]].', SOURCES))
+    assert result.status is Status.UNCHECKED
     assert "'banana'" in result.reason
+    assert result.evidence[0].line == 3
+    missing = only(verify('"Nothing like this was said" [@minutes, chap. 3].', SOURCES))
+    assert missing.status is Status.UNSUPPORTED
+    assert "'chap. 3'" in missing.reason
+
+
+def test_a_page_of_an_unpaged_source_cannot_be_checked() -> None:
+    result = only(verify('"The meeting ended at noon" [[minutes:p4]].', SOURCES))
+    assert result.status is Status.UNCHECKED
+    assert "no page numbers" in result.reason
 
 
 def test_nothing_to_check_is_unchecked_with_medium_confidence() -> None:

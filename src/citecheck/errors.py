@@ -7,6 +7,7 @@ against ``ValueError`` or ``ImportError`` keeps working::
     CitecheckError
     ├── InputError (ValueError)             something the caller passed is malformed
     │   ├── LocationError                   a location that cannot be parsed or does not exist
+    │   │   └── LocationKindError           the source has no pages / sections / timings at all
     │   ├── SourceError                     sources that are not text, duplicate document ids, …
     │   └── ConfigError                     an unknown or invalid option
     ├── UnknownBackendError (LookupError)   no backend registered under that name
@@ -22,6 +23,7 @@ __all__ = [
     "ConfigError",
     "InputError",
     "LocationError",
+    "LocationKindError",
     "MissingDependencyError",
     "SourceError",
     "UnknownBackendError",
@@ -38,6 +40,11 @@ class InputError(CitecheckError, ValueError):
 
 class LocationError(InputError):
     """A location string cannot be parsed, or names a place the document does not have."""
+
+
+class LocationKindError(LocationError):
+    """The source has no structure of the kind cited: no page numbers, no sections, no timed
+    segments. The place cannot be checked, which is not the same as not existing."""
 
 
 class SourceError(InputError):

@@ -33,8 +33,27 @@ _EDIT_SITES = re.compile(
 )
 
 
+_SCRIPTS = str.maketrans(
+    {
+        **{
+            sup: f"^{n}"
+            for n, sup in enumerate("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+        },
+        **{
+            sub: f"_{n}"
+            for n, sub in enumerate("\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089")
+        },
+    }
+)
+"""Superscript and subscript digits keep a mark: NFKC alone would make 10⁶ read as 106."""
+
+
 def _fold(cluster: str) -> str:
-    return unicodedata.normalize("NFKC", cluster).translate(_TYPOGRAPHIC).casefold()
+    return (
+        unicodedata.normalize("NFKC", cluster.translate(_SCRIPTS))
+        .translate(_TYPOGRAPHIC)
+        .casefold()
+    )
 
 
 def _clusters(run: str) -> list[str]:

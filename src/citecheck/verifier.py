@@ -16,7 +16,13 @@ from typing import Any
 from citecheck import registry
 from citecheck.documents import Document, Sources, as_documents
 from citecheck.ellipsis import match_fragments, split_fragments
-from citecheck.errors import BackendError, ConfigError, InputError, LocationError
+from citecheck.errors import (
+    BackendError,
+    ConfigError,
+    InputError,
+    LocationError,
+    LocationKindError,
+)
 from citecheck.meaning import differences_at
 from citecheck.model import Citation, Evidence, Result, Span, Status
 from citecheck.protocols import Matcher
@@ -166,16 +172,13 @@ class Verifier:
                 f"the cited source {citation.source_id!r} does not exist (sources: {known})",
             )
         if citation.locator and citation.location is None:
-            return Result(
-                citation,
-                Status.NOT_FOUND,
-                0.0,
-                (),
-                f"the location {citation.locator!r} cannot be parsed",
-            )
+            why = f"the location {citation.locator!r} is not one citecheck can read"
+            return self._unplaceable(citation, document, why)
         location = citation.location
         try:
             span = document.resolve(location) if location else Span(0, len(document.text))
+        except LocationKindError as exc:
+            return self._unplaceable(citation, document, str(exc))
         except LocationError as exc:
             return Result(
                 citation, Status.NOT_FOUND, 0.0, (), f"the cited location does not exist: {exc}"
@@ -268,6 +271,22 @@ class Verifier:
             (),
             f"the {kind} does not stand {place}{searched} (checked: {checked})",
         )
+
+    def _unplaceable(self, citation: Citation, document: Document, why: str) -> Result:
+        """A citation whose place cannot be checked (``chap. 3``; a page of an unpaged text):
+        never a phantom. The excerpt is looked for in the whole source: standing there, the
+        citation is UNCHECKED with the evidence; standing nowhere in it, UNSUPPORTED."""
+        query = citation.checked_text
+        if not query or not any(ch.isalnum() for ch in normalize(query)):
+            return Result(citation, Status.UNCHECKED, 0.5, (), f"{why}; nothing else to check")
+        kind = "excerpt" if citation.excerpt else "claim"
+        found = self._match(query, document, None, quoted=kind == "excerpt")
+        if found.found:
+            where = _where_found(found.evidence[0])
+            reason = f"{why}; the {kind} stands {where} of {document.id!r}"
+            return Result(citation, Status.UNCHECKED, 0.5, found.evidence, reason)
+        reason = f"{why}, and the {kind} stands nowhere in {document.id!r}"
+        return Result(citation, Status.UNSUPPORTED, 0.1, (), reason)
 
     def _source(self, citation: Citation, documents: Mapping[str, Document]) -> Document | None:
         if citation.source_id in documents:

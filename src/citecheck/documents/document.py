@@ -23,7 +23,7 @@ from citecheck.documents.structure import (
     page_at,
     slugify,
 )
-from citecheck.errors import InputError, LocationError, SourceError
+from citecheck.errors import InputError, LocationError, LocationKindError, SourceError
 from citecheck.locations import Location
 from citecheck.model import Evidence, Span
 from citecheck.text import NormalizedText
@@ -329,7 +329,7 @@ class Document:
     def _resolve_pages(self, location: Location) -> Span:
         pages = self.page_list
         if not pages:
-            raise LocationError(
+            raise LocationKindError(
                 f"{self.id!r} has no page numbers; cannot resolve {location.describe()}"
             )
         by_number = {p.number: p for p in pages}
@@ -360,12 +360,14 @@ class Document:
             for section in sections:
                 if rule(section):
                     return section
-        known = ", ".join(repr(s.title) for s in sections[:10]) or "none"
+        if not sections:
+            raise LocationKindError(f"{self.id!r} has no sections; cannot resolve section {name!r}")
+        known = ", ".join(repr(s.title) for s in sections[:10])
         raise LocationError(f"{self.id!r} has no section {name!r} (sections: {known})")
 
     def _resolve_time(self, location: Location) -> Span:
         if not self.segments:
-            raise LocationError(f"{self.id!r} has no timed segments; cannot resolve {location}")
+            raise LocationKindError(f"{self.id!r} has no timed segments; cannot resolve {location}")
         first, last = float(location.start or 0), float(location.end or 0)
         hit = [s for s in self.segments if s.start_seconds <= last and first <= s.end_seconds]
         if not hit:
