@@ -5,6 +5,7 @@ a difference is never reported as verified."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from typing import Any
 
@@ -197,17 +198,17 @@ def _opposite(a: str, b: str) -> bool:
     return False
 
 
-_LOOK_ALIKE = (
-    ("rn", "m"), ("cl", "d"), ("vv", "w"), ("ii", "ü"), ("0", "o"), ("1", "l"), ("c", "e"),
-    ("b", "h"),
-)  # fmt: skip
-"""Letter groups that optical character recognition confuses, folded before comparing."""
+_LOOK_ALIKE = (("rn", "m"), ("cl", "d"), ("vv", "w"), ("ii", "u"), ("ri", "n"))
+_LOOK_ALIKE_LETTERS = str.maketrans("icbvtoyq01", "lehufauglo")
+"""Letters that optical character recognition confuses (rn/m, cl/d, l/i, e/c, h/b, u/v, f/t,
+a/o, y/v, g/q, and accents lost), folded to one form before two words are compared."""
 
 
 def _fold(word: str) -> str:
     for seen, meant in _LOOK_ALIKE:
         word = word.replace(seen, meant)
-    return word
+    bare = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    return bare.translate(_LOOK_ALIKE_LETTERS)
 
 
 def _slip(ours: list[str], theirs: list[str]) -> bool:
