@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from citecheck.documents import Document
-from citecheck.meaning import differences_at, elided_negations
+from citecheck.meaning import differences_at, elided_negations, noun_for
 from citecheck.model import Evidence, Span
 
 __all__ = ["FragmentMatch", "match_fragments", "split_fragments"]
@@ -31,23 +31,18 @@ def split_fragments(quote: str) -> list[str]:
     return [piece for piece in pieces if any(ch.isalnum() for ch in piece)]
 
 
-def has_ellipsis(quote: str) -> bool:
-    return len(split_fragments(quote)) > 1
-
-
 @dataclass(frozen=True, slots=True)
 class FragmentMatch:
     """The outcome of matching a quote's fragments in order.
 
-    ``evidence`` spans all fragments when every one was found (``parts`` holds each fragment's
-    own evidence); otherwise it is ``None`` and ``found`` says how many, in order, were.
+    ``evidence`` spans all fragments when every one was found; otherwise it is ``None`` and
+    ``found`` says how many, in order, were.
     ``differences`` names changes of meaning: in a fragment, or a negation the ellipsis left out.
     """
 
     total: int
     found: int
     evidence: Evidence | None
-    parts: tuple[Evidence, ...] = ()
     differences: tuple[str, ...] = ()
 
 
@@ -81,14 +76,9 @@ def match_fragments(
                 len(fragments),
                 len(chain),
                 _join(chain, document),
-                tuple(chain),
                 _differences(fragments, chain, document, quoted),
             )
     return FragmentMatch(len(fragments), best_found, None)
-
-
-def _noun(quoted: bool) -> str:
-    return "quote" if quoted else "claim"
 
 
 def _join(chain: list[Evidence], document: Document) -> Evidence:
@@ -118,7 +108,7 @@ def _differences(
                     part.start,
                     part.end,
                     omissions=quoted,
-                    noun=_noun(quoted),
+                    noun=noun_for(quoted),
                 )
             )
     for before, after in pairwise(chain):

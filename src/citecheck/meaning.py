@@ -11,7 +11,7 @@ from typing import Any
 
 from citecheck.text import normalize
 
-__all__ = ["differences_at", "elided_negations", "meaning_differences"]
+__all__ = ["differences_at", "elided_negations", "meaning_differences", "noun_for"]
 
 _CONTEXT_CHARS = 80
 
@@ -115,6 +115,11 @@ def meaning_differences(
         )
     differences.extend(_word_changes(text, source, before, after, omissions=omissions, noun=noun))
     return differences
+
+
+def noun_for(quoted: bool) -> str:
+    """How reasons name the checked text: a quotation is a "quote", anything else a "claim"."""
+    return "quote" if quoted else "claim"
 
 
 def differences_at(

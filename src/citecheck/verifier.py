@@ -23,7 +23,7 @@ from citecheck.errors import (
     LocationError,
     LocationKindError,
 )
-from citecheck.meaning import differences_at
+from citecheck.meaning import differences_at, noun_for
 from citecheck.model import Citation, Evidence, Result, Span, Status
 from citecheck.protocols import Matcher
 from citecheck.report import DEFAULT_ACCEPTED, Report
@@ -362,7 +362,12 @@ class Verifier:
             if best.method == "exact"
             else tuple(
                 differences_at(
-                    query, document.text, best.start, best.end, omissions=quoted, noun=_noun(quoted)
+                    query,
+                    document.text,
+                    best.start,
+                    best.end,
+                    omissions=quoted,
+                    noun=noun_for(quoted),
                 )
             )
         )
@@ -373,10 +378,6 @@ def _inside(evidence: Evidence, document: Document, span: Span) -> bool:
     """True when ``evidence`` overlaps the cited ``span`` of ``document``: a passage aligned in
     the whole document may reach past the cited lines but still stands where cited."""
     return evidence.source_id == document.id and evidence.span.overlaps(span)
-
-
-def _noun(quoted: bool) -> str:
-    return "quote" if quoted else "claim"
 
 
 def _where_found(evidence: Evidence) -> str:

@@ -31,7 +31,6 @@ MIN_WINDOW = 40
 class Window:
     """``document.text[start:end]``, which is ``global_start:global_end`` of the global text."""
 
-    index: int
     document: Document
     start: int
     end: int
@@ -40,10 +39,6 @@ class Window:
     @property
     def global_end(self) -> int:
         return self.global_start + (self.end - self.start)
-
-    @property
-    def text(self) -> str:
-        return self.document.text[self.start : self.end]
 
 
 def auto_window_size(quotes: Sequence[str], cap: int = MAX_WINDOW) -> int:
@@ -67,7 +62,7 @@ def make_windows(documents: Sequence[Document], size: int, overlap: int) -> list
     windows: list[Window] = []
     for document, offset in zip(documents, document_offsets(documents), strict=True):
         for start, end in window_ranges(0, len(document.text), size, overlap):
-            windows.append(Window(len(windows), document, start, end, offset + start))
+            windows.append(Window(document, start, end, offset + start))
     return windows
 
 

@@ -143,7 +143,8 @@ class BM25Matcher:
             self._indexes.move_to_end(key)
             return self._indexes[key]
         ranges = window_ranges(region.start, region.end, size, int(size * 0.3))
-        windows = [Window(i, document, a, b, a) for i, (a, b) in enumerate(ranges)]
+        # One document is its own global text: global offsets are its offsets.
+        windows = [Window(document, a, b, a) for a, b in ranges]
         self._indexes[key] = BM25Index(windows, engine=self.engine, k1=self.k1, b=self.b)
         if len(self._indexes) > _KEPT_INDEXES:
             self._indexes.popitem(last=False)
