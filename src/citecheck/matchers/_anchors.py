@@ -16,6 +16,7 @@ from collections import defaultdict
 from functools import lru_cache
 
 from citecheck.documents import Document
+from citecheck.matchers._needle import REMEMBERED_LENGTH
 
 __all__ = ["LARGE_REGION", "could_hold", "exact_starts", "is_large", "likely_regions"]
 
@@ -31,10 +32,16 @@ def is_large(query_length: int, start: int, end: int) -> bool:
     return end - start > max(LARGE_REGION, 50 * query_length)
 
 
-@lru_cache(maxsize=4096)
 def _pairs(target: str) -> tuple[int, ...]:
+    return _remembered_pairs(target) if len(target) <= REMEMBERED_LENGTH else _find_pairs(target)
+
+
+def _find_pairs(target: str) -> tuple[int, ...]:
     words = _WORD.findall(target)
     return tuple({hash(pair) for pair in itertools.pairwise(words)})
+
+
+_remembered_pairs = lru_cache(maxsize=4096)(_find_pairs)
 
 
 def could_hold(target: str, document: Document, share: float) -> bool:
@@ -54,13 +61,19 @@ def could_hold(target: str, document: Document, share: float) -> bool:
     return True
 
 
-@lru_cache(maxsize=4096)
 def _words(target: str) -> tuple[tuple[str, int], ...]:
+    return _remembered_words(target) if len(target) <= REMEMBERED_LENGTH else _find_words(target)
+
+
+def _find_words(target: str) -> tuple[tuple[str, int], ...]:
     """Each distinct word of the query with the offset of its first occurrence."""
     seen: dict[str, int] = {}
     for match in _WORD.finditer(target):
         seen.setdefault(match.group(), match.start())
     return tuple(seen.items())
+
+
+_remembered_words = lru_cache(maxsize=4096)(_find_words)
 
 
 def _anchors(target: str, document: Document) -> list[tuple[str, int, list[int]]]:

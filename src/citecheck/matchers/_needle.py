@@ -11,11 +11,22 @@ from citecheck.text import normalize
 _EDGE_PUNCTUATION = " \t.,;:!?\"'()[]-"
 
 
-@lru_cache(maxsize=4096)
+REMEMBERED_LENGTH = 2000
+"""Queries up to this long are remembered (the same one is searched for in many documents);
+longer ones are not, so a few page-long quotes cannot fill memory."""
+
+
 def needle(query: str) -> str:
     """The normalised query without edge punctuation: a quote's closing period or its quote
     marks should not stop it from matching mid-sentence."""
+    return _remembered(query) if len(query) <= REMEMBERED_LENGTH else _needle(query)
+
+
+def _needle(query: str) -> str:
     return normalize(query).strip(_EDGE_PUNCTUATION)
+
+
+_remembered = lru_cache(maxsize=4096)(_needle)
 
 
 def normalized_region(document: Document, within: Span | None) -> tuple[int, int]:
