@@ -16,7 +16,7 @@ from citecheck.documents import Document
 from citecheck.meaning import differences_at, elided_negations, noun_for
 from citecheck.model import Evidence, Span
 
-__all__ = ["FragmentMatch", "match_fragments", "split_fragments"]
+__all__ = ["FragmentMatch", "fragment_differences", "match_fragments", "split_fragments"]
 
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[\s*\u2026\s*\]|\.\s?\.\s?\.|\u2026)\s*")
 _MAX_FIRST_CANDIDATES = 20
@@ -76,7 +76,12 @@ def match_fragments(
                 len(fragments),
                 len(chain),
                 _join(chain, document),
-                _differences(fragments, chain, document, quoted),
+                fragment_differences(
+                    fragments,
+                    [(e.start, e.end, e.method == "exact") for e in chain],
+                    document,
+                    quoted,
+                ),
             )
     return FragmentMatch(len(fragments), best_found, None)
 
@@ -95,22 +100,23 @@ def _join(chain: list[Evidence], document: Document) -> Evidence:
     )
 
 
-def _differences(
-    fragments: Sequence[str], chain: list[Evidence], document: Document, quoted: bool
+def fragment_differences(
+    fragments: Sequence[str],
+    places: Sequence[tuple[int, int, bool]],
+    document: Document,
+    quoted: bool,
 ) -> tuple[str, ...]:
+    """Changes of meaning of an elided quote: in each fragment not matched verbatim
+    (``places`` holds each fragment's ``(start, end, verbatim)``), and negations the ellipsis
+    left out between them."""
     notes: list[str] = []
-    for fragment, part in zip(fragments, chain, strict=True):
-        if part.method != "exact":
+    for fragment, (start, end, verbatim) in zip(fragments, places, strict=True):
+        if not verbatim:
             notes.extend(
                 differences_at(
-                    fragment,
-                    document.text,
-                    part.start,
-                    part.end,
-                    omissions=quoted,
-                    noun=noun_for(quoted),
+                    fragment, document.text, start, end, omissions=quoted, noun=noun_for(quoted)
                 )
             )
-    for before, after in pairwise(chain):
-        notes.extend(elided_negations(document.text[before.end : after.start]))
+    for (_, before, _), (after, _, _) in pairwise(places):
+        notes.extend(elided_negations(document.text[before:after]))
     return tuple(dict.fromkeys(notes))

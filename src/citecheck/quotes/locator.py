@@ -14,17 +14,16 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from citecheck.alignment import Alignment, align
 from citecheck.documents import Document
-from citecheck.ellipsis import split_fragments
+from citecheck.ellipsis import fragment_differences, split_fragments
 from citecheck.errors import ConfigError
 from citecheck.matchers._needle import needle
 from citecheck.matchers.bm25 import BM25Index, tokenize
 from citecheck.matchers.exact import ExactMatcher
-from citecheck.meaning import differences_at, elided_negations
+from citecheck.meaning import differences_at
 from citecheck.model import Span, Status
 from citecheck.protocols import Embedder
 from citecheck.quotes.config import QuoteConfig
@@ -201,21 +200,13 @@ class QuoteLocator:
                 has_ellipsis=True,
             )
         document = joined.document
-        differences = [
-            d
-            for fragment, piece in zip(fragments, best_chain, strict=True)
-            if piece.ratio < 1
-            for d in differences_at(
-                fragment, document.text, piece.start, piece.end, omissions=True, noun="quote"
-            )
-        ]
-        for before, after in pairwise(best_chain):
-            differences.extend(elided_negations(document.text[before.end : after.start]))
+        places = [(p.start, p.end, p.ratio >= 1) for p in best_chain]
+        differences = list(fragment_differences(fragments, places, document, quoted=True))
         if differences:
             return _Outcome(
                 Status.PARTIAL,
                 f"the fragments stand {_where(joined)}, with a change of meaning: "
-                + "; ".join(dict.fromkeys(differences)),
+                + "; ".join(differences),
                 joined,
                 differences,
                 True,
