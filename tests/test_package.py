@@ -48,6 +48,7 @@ def test_public_names_are_pinned() -> None:
             "extract",
             "locate",
             "split_sources",
+            "validate_records",
             "verify",
             "verify_quotes",
         ]

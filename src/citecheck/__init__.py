@@ -21,6 +21,7 @@ from citecheck.errors import (
 )
 from citecheck.locations import Location
 from citecheck.model import Citation, Evidence, Result, Span, Status
+from citecheck.records import validate_records
 from citecheck.report import Report
 from citecheck.verifier import Verifier
 
@@ -50,6 +51,7 @@ __all__ = [
     "extract",
     "locate",
     "split_sources",
+    "validate_records",
     "verify",
     "verify_quotes",
 ]

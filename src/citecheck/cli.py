@@ -4,6 +4,8 @@
 (or directories of them) and exits 0 when the report passes, 1 when it does not, 2 on bad input.
 ``citecheck quotes QUOTES SOURCE... -o review.xlsx`` locates every quote of a file in the sources
 and writes one row per quote (exit 0 when the run completes, 2 on bad input).
+``citecheck records INPUT.json -o OUTPUT.json [--config FILE]`` labels the citations of a batch
+of records (exit 0 when the run completes, even if some records failed; 2 on bad input).
 """
 
 from __future__ import annotations
@@ -60,6 +62,23 @@ def _parser() -> argparse.ArgumentParser:
     quotes.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
+    records = commands.add_parser(
+        "records",
+        help="label the citations of JSON records by semantic similarity to their sources",
+        description="Read a JSON list of records (each with a source text and a list of citation "
+        "objects), label every citation (very likely true ... very likely untrue, too short, "
+        "no source text) and write the records, with the labels added, as JSON.",
+    )
+    records.add_argument(
+        "input", type=Path, nargs="?", help="the records (default: data_file_name of the config)"
+    )
+    records.add_argument(
+        "-o", "--output", type=Path, help="where to write (default: output_file_name of the config)"
+    )
+    records.add_argument("--config", type=Path, help="options from a .toml or .json file")
+    records.add_argument(
+        "--no-progress", action="store_true", help="no progress bar, even on a terminal"
+    )
     return parser
 
 
@@ -68,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "quotes":
         return _quotes(args)
+    if args.command == "records":
+        return _records(args)
     try:
         text = (
             sys.stdin.read() if str(args.answer) == "-" else args.answer.read_text(encoding="utf-8")
@@ -129,13 +150,51 @@ def _quotes(args: argparse.Namespace) -> int:
     return 0
 
 
+def _records(args: argparse.Namespace) -> int:
+    import json
+    from collections import Counter
+
+    from citecheck.records import RecordConfig, validate_records
+
+    try:
+        config = RecordConfig.from_file(args.config) if args.config else RecordConfig()
+        source = args.input or config.data_file_name
+        target = args.output or config.output_file_name
+        if source is None or target is None:
+            raise CitecheckError(
+                "name the input and the output (-o), on the command line or as data_file_name "
+                "and output_file_name in the config"
+            )
+        try:
+            records = json.loads(Path(source).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise CitecheckError(f"{source} is not valid JSON: {exc}") from None
+        progress = None if args.no_progress or not sys.stderr.isatty() else _ProgressBar("records")
+        done = validate_records(records, config=config, progress=progress)
+        Path(target).write_text(json.dumps(done, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    except (CitecheckError, OSError, UnicodeDecodeError) as exc:
+        print(f"citecheck: error: {exc}", file=sys.stderr)
+        return 2
+    labels = Counter(
+        c.get("validation_status", "error")
+        for r in done
+        for c in r.get(config.citations_field) or ()
+        if isinstance(c, dict)
+    )
+    failed = sum("validation_error" in r for r in done)
+    counts = ", ".join(f"{n} {label}" for label, n in labels.most_common()) or "no citations"
+    print(f"{len(done)} records ({failed} with errors): {counts}; written to {target}")
+    return 0
+
+
 _STATUSES = {"verified", "partial", "wrong_location", "unsupported", "not_found", "unchecked"}
 
 
 class _ProgressBar:
     """A one-line progress bar on stderr, redrawn at most a hundred times."""
 
-    def __init__(self, width: int = 30) -> None:
+    def __init__(self, noun: str = "quotes", width: int = 30) -> None:
+        self.noun = noun
         self.width = width
         self.shown = -1
 
@@ -147,7 +206,7 @@ class _ProgressBar:
         filled = self.width * done // max(total, 1)
         bar = "#" * filled + "." * (self.width - filled)
         end = "\n" if done == total else ""
-        print(f"\r[{bar}] {done}/{total} quotes", end=end, file=sys.stderr, flush=True)
+        print(f"\r[{bar}] {done}/{total} {self.noun}", end=end, file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

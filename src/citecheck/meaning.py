@@ -11,7 +11,14 @@ from typing import Any
 
 from citecheck.text import normalize
 
-__all__ = ["differences_at", "elided_negations", "meaning_differences", "noun_for"]
+__all__ = [
+    "differences_at",
+    "elided_negations",
+    "meaning_differences",
+    "negation_counts",
+    "noun_for",
+    "number_list",
+]
 
 _CONTEXT_CHARS = 80
 
@@ -26,7 +33,7 @@ _NEGATIONS = frozenset(
 )
 
 
-def _negations(text: str) -> Counter[str]:
+def negation_counts(text: str) -> Counter[str]:
     found: Counter[str] = Counter()
     for token in _TOKEN.findall(text):
         bare = token.replace("'", "")
@@ -35,7 +42,7 @@ def _negations(text: str) -> Counter[str]:
     return found
 
 
-def _numbers(text: str) -> list[str]:
+def number_list(text: str) -> list[str]:
     """Numbers in order: ``-5`` keeps its sign (a hyphen inside ``10-20`` does not make one),
     ``1,000`` is a thousand and ``1,5`` a decimal."""
     return [_THOUSANDS.sub("", n).replace(",", ".") for n in _NUMBER.findall(text)]
@@ -88,7 +95,7 @@ def meaning_differences(
     # Every helper below reads normalised text; normalise each input once.
     text, source, before, after = (normalize(t) for t in (text, source, before, after))
     differences = []
-    ours, theirs = _negations(text), _negations(source)
+    ours, theirs = negation_counts(text), negation_counts(source)
     for word in sorted((theirs - ours).keys()):
         if not _misspelt_in(word, text):
             differences.append(f"the source says {word!r} where the {noun} does not")
@@ -100,7 +107,7 @@ def meaning_differences(
         if moved:
             here, there = moved
             differences.append(f"the {noun} negates {here!r} where the source negates {there!r}")
-    our_numbers, their_numbers = _numbers(text), _numbers(source)
+    our_numbers, their_numbers = number_list(text), number_list(source)
     missing = Counter(their_numbers) - Counter(our_numbers)
     added = Counter(our_numbers) - Counter(their_numbers)
     if missing or added:
@@ -293,4 +300,6 @@ def elided_negations(elided: str) -> list[str]:
     """
     pieces = re.split(r"(?<=[.!?])\s+", elided.strip())
     near = pieces[0] if len(pieces) == 1 else f"{pieces[0]} {pieces[-1]}"
-    return [f"the ellipsis leaves out {word!r}" for word in sorted(_negations(normalize(near)))]
+    return [
+        f"the ellipsis leaves out {word!r}" for word in sorted(negation_counts(normalize(near)))
+    ]

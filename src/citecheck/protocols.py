@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from citecheck.documents import Document
     from citecheck.model import Evidence, Marker, Span
 
-__all__ = ["CitationSyntax", "Embedder", "Matcher"]
+__all__ = ["CitationSyntax", "Embedder", "Judge", "Matcher"]
 
 
 @runtime_checkable
@@ -63,4 +63,18 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> Sequence[float]:
         """The vector of one query text."""
+        ...
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """Says how likely a passage supports a claim: a probability in [0, 1].
+
+    Any callable ``(claim, evidence) -> float`` fits: an NLI model
+    (:class:`~citecheck.judges.CrossEncoderJudge`), an LLM call
+    (:class:`~citecheck.judges.CallableJudge`), a rule. Judges know nothing of documents.
+    """
+
+    def __call__(self, claim: str, evidence: str) -> float:
+        """The probability that ``evidence`` supports ``claim``."""
         ...

@@ -22,6 +22,7 @@ _BUILTINS: dict[str, dict[str, str]] = {
         "exact": "citecheck.matchers.exact:ExactMatcher",
         "fuzzy": "citecheck.matchers.fuzzy:FuzzyMatcher",
         "bm25": "citecheck.matchers.bm25:BM25Matcher",
+        "embedding": "citecheck.matchers.embedding:EmbeddingMatcher",
     },
     "syntaxes": {
         "tip": "citecheck.syntax.tip:TipSyntax",

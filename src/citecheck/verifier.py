@@ -23,10 +23,12 @@ from citecheck.errors import (
     LocationError,
     LocationKindError,
 )
+from citecheck.locations import Location
 from citecheck.meaning import differences_at, noun_for
 from citecheck.model import Citation, Evidence, Result, Span, Status
-from citecheck.protocols import Matcher
+from citecheck.protocols import Embedder, Judge, Matcher
 from citecheck.report import DEFAULT_ACCEPTED, Report
+from citecheck.support import Grade, SupportAssessor
 from citecheck.syntax import extract_citations
 from citecheck.text import normalize
 
@@ -65,6 +67,13 @@ class Verifier:
     claim (text without quotation marks) of fewer than ``min_claim_words`` words, such as "See
     also [3]", is too short to check and is reported as ``UNCHECKED``; quoted excerpts are
     always checked.
+
+    Claims are matched by their words first. With an ``embedder`` (or a ``judge``, or both), a
+    claim whose words are not at the cited place is judged for support there
+    (:class:`~citecheck.support.SupportAssessor`): supported is ``VERIFIED``, partly supported
+    ``PARTIAL``, supported only elsewhere ``WRONG_LOCATION``, else ``UNSUPPORTED``, each with
+    the best sentences as evidence. ``support_threshold`` and ``partial_threshold`` are the
+    cosine (0.6, 0.4) or, with a judge, the probability (0.5, 0.25) those grades need.
     """
 
     def __init__(
@@ -79,6 +88,10 @@ class Verifier:
         search_elsewhere: bool = True,
         ellipsis_max_gap: int = 2000,
         min_claim_words: int = 3,
+        embedder: Embedder | None = None,
+        judge: Judge | None = None,
+        support_threshold: float | None = None,
+        partial_threshold: float | None = None,
     ) -> None:
         if not isinstance(threshold, int | float) or not 0.0 < threshold <= 1.0:
             raise ConfigError(f"threshold must be in (0, 1], got {threshold}")
@@ -108,6 +121,13 @@ class Verifier:
         if min_claim_words < 0:
             raise ConfigError(f"min_claim_words must be >= 0, got {min_claim_words}")
         self.min_claim_words = min_claim_words
+        self.support = (
+            None
+            if embedder is None and judge is None
+            else SupportAssessor(
+                embedder, judge, supported=support_threshold, partial=partial_threshold
+            )
+        )
 
     def __repr__(self) -> str:
         names = ", ".join(m.name for m in self.matchers)
@@ -123,6 +143,8 @@ class Verifier:
         citations, warnings = extract_citations(text, self.syntax)
         if self.require_citations and not citations:
             warnings = [*warnings, "the text has no citations, and citations are required"]
+        if self.support is not None:  # one batch for every claim rather than one call each
+            self.support.prefetch([c.claim for c in citations if c.claim and not c.excerpt])
         cache: dict[tuple[Any, ...], Result] = {}
         results = []
         for citation in citations:
@@ -206,6 +228,8 @@ class Verifier:
             )
         quoted = kind == "excerpt"
         here = self._match(query, document, span, quoted=quoted)
+        if not quoted and self.support is not None and not (here.found and not here.differences):
+            return self._judge_claim(citation, query, document, location, span, documents)
         if here.found and here.evidence[0].method != "exact" and location is not None:
             # A passage running past the cited lines may match better than its cited part.
             reach = len(query)
@@ -271,6 +295,59 @@ class Verifier:
             (),
             f"the {kind} does not stand {place}{searched} (checked: {checked})",
         )
+
+    def _judge_claim(
+        self,
+        citation: Citation,
+        claim: str,
+        document: Document,
+        location: Location | None,
+        span: Span,
+        documents: Mapping[str, Document],
+    ) -> Result:
+        """The semantic verdict on a claim whose words are not at the cited place."""
+        assert self.support is not None
+        cited = f"{location.describe()} of {document.id!r}" if location else repr(document.id)
+        place = f"{location.preposition()} {cited}" if location else f"in {cited}"
+        here = self.support.assess(claim, document, span)
+        if here is None:
+            return Result(
+                citation, Status.UNSUPPORTED, 0.1, (), f"{place} there is no text to support it"
+            )
+        best = here.evidence[0]
+        score = min(1.0, max(0.0, here.score))
+        if here.grade is Grade.SUPPORTED:
+            where = _where_found(best)
+            reason = f"the claim is supported {place}: the sentence {where} has {here.detail}"
+            return Result(citation, Status.VERIFIED, 0.5 + 0.5 * score, here.evidence, reason)
+        if here.grade is Grade.PARTIAL:
+            reason = (
+                f"the claim is only partly supported {place}: {here.detail} {_where_found(best)}"
+            )
+            return Result(citation, Status.PARTIAL, 0.3 + 0.2 * score, here.evidence, reason)
+        if self.search_elsewhere:
+            others = ([document] if location else []) + [
+                d for d in documents.values() if d.id != document.id
+            ]
+            for other in others:
+                there = self.support.assess(claim, other, None)
+                if there is not None and there.grade is Grade.SUPPORTED:
+                    found = there.evidence[0]
+                    same = found.source_id == document.id
+                    reason = (
+                        f"the claim is supported {_where_found(found)}"
+                        + ("" if same else f" of {found.source_id!r}")
+                        + f" ({there.detail}), not {place}"
+                    )
+                    return Result(
+                        citation, Status.WRONG_LOCATION, 0.3 * there.score, there.evidence, reason
+                    )
+        searched = " or anywhere in the sources" if self.search_elsewhere else ""
+        reason = (
+            f"the claim is not supported {place}{searched}; the closest sentence, "
+            f"{_where_found(best)}, has {here.detail}"
+        )
+        return Result(citation, Status.UNSUPPORTED, 0.1, here.evidence, reason)
 
     def _unplaceable(self, citation: Citation, document: Document, why: str) -> Result:
         """A citation whose place cannot be checked (``chap. 3``; a page of an unpaged text):

@@ -1,19 +1,15 @@
-"""The settings of a quote-verification run, from keywords, a dict, or a TOML / YAML / JSON file.
-
-Unknown keys are an error that names them: a misspelt option silently ignored would change a
-study's results without anyone noticing.
-"""
+"""The settings of a quote-verification run, from keywords, a dict, or a TOML / YAML / JSON file
+(unknown keys are an error that names them)."""
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Literal
 
-from citecheck.errors import ConfigError, MissingDependencyError
+from citecheck._config import check_keys, read_options
+from citecheck.errors import ConfigError
 from citecheck.matchers.bm25 import ENGINES
 
 __all__ = ["QuoteConfig", "TrimMethod"]
@@ -80,52 +76,13 @@ class QuoteConfig:
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> QuoteConfig:
         """Options from a mapping; unknown keys raise :class:`ConfigError` naming them."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ConfigError(
-                f"unknown quote option(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}"
-            )
+        check_keys(values, (f.name for f in fields(cls)), "quote")
         return cls(**values)
 
     @classmethod
     def from_file(cls, path: str | Path) -> QuoteConfig:
         """Options from a ``.toml``, ``.yaml`` / ``.yml`` or ``.json`` file."""
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
-        suffix = path.suffix.lower()
-        if suffix not in {".toml", ".yaml", ".yml", ".json"}:
-            raise ConfigError(f"config {path} must be .toml, .yaml, .yml or .json")
-        try:
-            if suffix == ".toml":
-                data: Any = tomllib.loads(text)
-            elif suffix == ".json":
-                data = json.loads(text)
-            else:
-                data = _load_yaml(text)
-        except (tomllib.TOMLDecodeError, json.JSONDecodeError, _YamlError) as exc:
-            raise ConfigError(f"config {path} is not valid {suffix[1:].upper()}: {exc}") from None
-        if not isinstance(data, Mapping):
-            raise ConfigError(f"config {path} must hold a table of options")
-        return cls.from_mapping(data)
+        return cls.from_mapping(read_options(path))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-class _YamlError(Exception):
-    """PyYAML's parse error, without importing PyYAML to name it."""
-
-
-def _load_yaml(text: str) -> Any:
-    try:
-        import yaml
-    except ImportError:
-        raise MissingDependencyError("pyyaml", "yaml") from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise _YamlError(str(exc)) from None

@@ -1,0 +1,209 @@
+"""Embeddings are computed once per (model, text): in memory, and optionally on disk.
+
+The key is the model's name and the SHA-256 of the text, so a source that did not change is
+never embedded again, across calls and (with a directory) across runs. The disk store is one
+SQLite file of float32 vectors: no pickle, safe to share between processes, and a vector is
+either written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from citecheck.errors import BackendError, ConfigError, MissingDependencyError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from citecheck.protocols import Embedder
+
+__all__ = ["CachedEmbedder", "as_matrix", "embed_texts"]
+
+_DATABASE = "embeddings-v1.sqlite"
+
+
+def _numpy() -> Any:
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - numpy is a core dependency
+        raise MissingDependencyError("numpy", "embeddings") from None
+    return numpy
+
+
+def as_matrix(vectors: Any) -> npt.NDArray[np.float32]:
+    """What an embedder returned (lists, an array, a tensor) as a float32 matrix, one row per
+    text. A ragged or non-numeric answer is a :class:`~citecheck.errors.BackendError`: a
+    broken embedder must not pass for a dissimilar text."""
+    np = _numpy()
+    try:
+        matrix = np.asarray(vectors, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise BackendError(f"the embedder returned something that is not vectors: {exc}") from exc
+    if matrix.ndim == 1 and matrix.size == 0:
+        return matrix.reshape(0, 0)  # type: ignore[no-any-return]
+    if matrix.ndim != 2:
+        raise BackendError(f"the embedder returned an array of shape {matrix.shape}, not a matrix")
+    if not np.isfinite(matrix).all():
+        raise BackendError("the embedder returned vectors with NaN or infinite values")
+    return matrix  # type: ignore[no-any-return]
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+class CachedEmbedder:
+    """Wraps any embedder so that each distinct text is embedded once.
+
+    ``key`` names the model (vectors of different models never mix); ``directory``, when given,
+    keeps the vectors on disk as well, so a second run over the same sources embeds nothing.
+    The memory keeps the ``max_items`` vectors used last (200,000 of 384 dimensions take about
+    300 MB), so a long-running service does not grow without bound. ``hits`` and ``misses``
+    count texts served from the cache and texts embedded.
+    """
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        key: str,
+        directory: str | PathLike[str] | None = None,
+        *,
+        max_items: int = 200_000,
+    ) -> None:
+        if not key:
+            raise ConfigError("a cache key (the model's name) is required")
+        if max_items < 1:
+            raise ConfigError(f"max_items must be positive, got {max_items}")
+        self.max_items = max_items
+        self.embedder = embedder
+        self.key = key
+        self.directory = None if directory is None else Path(directory)
+        self.hits = 0
+        self.misses = 0
+        self._memory: OrderedDict[bytes, Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self._database: sqlite3.Connection | None = None
+
+    # -- the Embedder protocol ----------------------------------------------------------------
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        result: list[list[float]] = self.embed_matrix(texts).tolist()
+        return result
+
+    def embed_query(self, text: str) -> list[float]:
+        result: list[float] = self.embed_matrix([text])[0].tolist()
+        return result
+
+    # -- the fast path --------------------------------------------------------------------------
+
+    def embed_matrix(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """The vectors of ``texts`` as one float32 matrix, embedding only the texts not seen
+        before (each distinct text once, even when repeated in ``texts``)."""
+        np = _numpy()
+        digests = [_digest(text) for text in texts]
+        with self._lock:
+            found = {d: self._memory[d] for d in digests if d in self._memory}
+            wanted = {d: t for d, t in zip(digests, texts, strict=True) if d not in found}
+            if wanted and self.directory is not None:
+                stored = self._read(list(wanted))
+                found.update(stored)
+                for digest in stored:
+                    del wanted[digest]
+            self.hits += len(texts) - len(wanted)
+        if wanted:
+            order = list(wanted)
+            computed = as_matrix(self.embedder.embed_documents([wanted[d] for d in order]))
+            if computed.shape[0] != len(order):
+                raise BackendError(
+                    f"the embedder returned {computed.shape[0]} vectors for {len(order)} texts"
+                )
+            fresh = dict(zip(order, computed, strict=True))
+            with self._lock:
+                self.misses += len(order)
+                if self.directory is not None:
+                    self._write(fresh)
+                found.update(fresh)
+        with self._lock:
+            for digest in digests:
+                self._memory[digest] = found[digest]
+                self._memory.move_to_end(digest)
+            while len(self._memory) > self.max_items:
+                self._memory.popitem(last=False)
+        if not digests:
+            return np.zeros((0, 0), dtype=np.float32)  # type: ignore[no-any-return]
+        return np.stack([found[d] for d in digests]).astype(np.float32, copy=False)  # type: ignore[no-any-return]
+
+    # -- the disk store -------------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._database is None:
+            assert self.directory is not None
+            try:
+                self.directory.mkdir(parents=True, exist_ok=True)
+                database = sqlite3.connect(self.directory / _DATABASE, check_same_thread=False)
+                database.execute(
+                    "CREATE TABLE IF NOT EXISTS vectors (model TEXT, digest BLOB, "
+                    "vector BLOB, PRIMARY KEY (model, digest))"
+                )
+            except (OSError, sqlite3.Error) as exc:
+                raise BackendError(
+                    f"cannot use the embedding cache in {self.directory}: {exc}"
+                ) from exc
+            self._database = database
+        return self._database
+
+    def _read(self, digests: list[bytes]) -> dict[bytes, Any]:
+        np = _numpy()
+        database = self._connection()
+        found: dict[bytes, Any] = {}
+        for first in range(0, len(digests), 500):  # SQLite caps the number of parameters
+            batch = digests[first : first + 500]
+            rows = database.execute(
+                f"SELECT digest, vector FROM vectors WHERE model = ? AND digest IN "
+                f"({','.join('?' * len(batch))})",
+                [self.key, *batch],
+            )
+            for digest, blob in rows:
+                found[digest] = np.frombuffer(blob, dtype="<f4").astype(np.float32)
+        return found
+
+    def _write(self, vectors: dict[bytes, Any]) -> None:
+        database = self._connection()
+        with database:
+            database.executemany(
+                "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)",
+                [(self.key, d, v.astype("<f4").tobytes()) for d, v in vectors.items()],
+            )
+
+    def close(self) -> None:
+        """Close the disk store (it reopens when needed)."""
+        with self._lock:
+            if self._database is not None:
+                self._database.close()
+                self._database = None
+
+
+def embed_texts(embedder: Embedder, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+    """The vectors of ``texts`` from any embedder, as one float32 matrix: through its
+    ``embed_matrix`` fast path when it has one, else through ``embed_documents``."""
+    fast = getattr(embedder, "embed_matrix", None)
+    try:
+        vectors = fast(texts) if callable(fast) else embedder.embed_documents(list(texts))
+    except (BackendError, MissingDependencyError):
+        raise
+    except Exception as exc:  # a remote embedder's network error, a model's runtime error
+        raise BackendError(f"the embedder failed: {type(exc).__name__}: {exc}") from exc
+    matrix = as_matrix(vectors)
+    if len(texts) and matrix.shape[0] != len(texts):
+        raise BackendError(
+            f"the embedder returned {matrix.shape[0]} vectors for {len(texts)} texts"
+        )
+    return matrix

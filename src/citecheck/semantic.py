@@ -1,0 +1,240 @@
+"""Semantic validation: how likely a source text says what a citation says, as one of five
+labels that reviewers can sort by.
+
+The score is the best cosine similarity between the citation and the source's sentence chunks
+(:class:`~citecheck.matchers.embedding.EmbeddingMatcher`). :class:`Thresholds` turns it into a
+:class:`Label`. Scores in the ambiguous band get a second, lexical look: the citation's words
+standing in the source nearly verbatim (fuzzy alignment) or almost all present in the best
+passage move it up; a number or a negation the passage does not share, or hardly any shared
+words, move it down. A likely-true score whose best passage does not share the citation's
+numbers or negations is moved down to ambiguous: similar sentences often differ in exactly the
+fact being checked. Every move is written into the reason. Two outcomes are not scores at all:
+a citation too short to judge, and a source with no text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from citecheck.documents import Document, split_sources
+from citecheck.documents.split import Sources, as_documents
+from citecheck.errors import ConfigError, InputError
+from citecheck.matchers.embedding import EmbeddingMatcher
+from citecheck.matchers.fuzzy import FuzzyMatcher
+from citecheck.model import Evidence
+from citecheck.support import conflicting_facts
+from citecheck.text import normalize
+
+if TYPE_CHECKING:
+    from citecheck.protocols import Embedder
+
+__all__ = ["Label", "SemanticValidator", "Thresholds", "Validation"]
+
+_WORD = re.compile(r"\w+")
+_CONTENT_WORD = re.compile(r"\w{4,}")
+_HIGH_COVERAGE = 0.8  # of the citation's words of four letters or more, in the best passage
+_LOW_COVERAGE = 0.2
+
+
+class Label(StrEnum):
+    """The outcome of a semantic validation; the value is what records and reports show."""
+
+    VERY_LIKELY_TRUE = "very likely true"
+    LIKELY_TRUE = "likely true"
+    AMBIGUOUS = "ambiguous"
+    LIKELY_UNTRUE = "likely untrue"
+    VERY_LIKELY_UNTRUE = "very likely untrue"
+    TOO_SHORT = "too short"
+    NO_SOURCE_TEXT = "no source text"
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Lower bounds of the scored labels: a score at or above ``very_likely_true`` is very
+    likely true, at or above ``likely_true`` (the similarity threshold) likely true, and so on
+    down; below ``likely_untrue`` it is very likely untrue."""
+
+    very_likely_true: float = 0.80
+    likely_true: float = 0.60
+    ambiguous: float = 0.40
+    likely_untrue: float = 0.20
+
+    def __post_init__(self) -> None:
+        bounds = (self.very_likely_true, self.likely_true, self.ambiguous, self.likely_untrue)
+        if not all(-1.0 <= b <= 1.0 for b in bounds):
+            raise ConfigError(f"thresholds must lie in [-1, 1], got {bounds}")
+        if list(bounds) != sorted(bounds, reverse=True):
+            raise ConfigError(
+                "thresholds must not increase: very_likely_true >= likely_true >= ambiguous "
+                f">= likely_untrue, got {bounds}"
+            )
+
+    def label(self, score: float) -> Label:
+        if score >= self.very_likely_true:
+            return Label.VERY_LIKELY_TRUE
+        if score >= self.likely_true:
+            return Label.LIKELY_TRUE
+        if score >= self.ambiguous:
+            return Label.AMBIGUOUS
+        if score >= self.likely_untrue:
+            return Label.LIKELY_UNTRUE
+        return Label.VERY_LIKELY_UNTRUE
+
+
+@dataclass(frozen=True, slots=True)
+class Validation:
+    """One citation's outcome: its label, the cosine behind it (``None`` when nothing was
+    scored), the best passage of the sources, and why. ``source_offset`` is where the
+    evidence's document starts in the combined source text it was split from (0 otherwise)."""
+
+    label: Label
+    score: float | None
+    evidence: Evidence | None
+    reason: str
+    source_offset: int = 0
+
+    @property
+    def confidence_percent(self) -> float | None:
+        """The score as a percentage with two decimals, clipped to [0, 100]."""
+        if self.score is None:
+            return None
+        return round(100 * min(1.0, max(0.0, self.score)), 2)
+
+
+class SemanticValidator:
+    """Labels citation texts by how closely the sources' sentences match their meaning.
+
+    Configure once, call :meth:`validate` (or :meth:`validate_many`, which embeds all the
+    citations of a source in one batch) for each source. ``sources`` may be a text (split into
+    documents at lines starting with ``delimiter``), a mapping of id to text or
+    :class:`~citecheck.Document`, or an iterable of documents. A citation with fewer than
+    ``min_citation_length_words`` words is :attr:`Label.TOO_SHORT`; sources with no text are
+    :attr:`Label.NO_SOURCE_TEXT`.
+    """
+
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        *,
+        thresholds: Thresholds | None = None,
+        min_citation_length_words: int = 3,
+        min_chunk_length_chars: int = 20,
+        lexical_pass: bool = True,
+        fuzzy_threshold: float = 0.8,
+        delimiter: str = "Content from ",
+    ) -> None:
+        if min_citation_length_words < 0:
+            raise ConfigError(
+                f"min_citation_length_words must not be negative, got {min_citation_length_words}"
+            )
+        self.thresholds = thresholds or Thresholds()
+        self.min_citation_length_words = min_citation_length_words
+        self.lexical_pass = lexical_pass
+        self.delimiter = delimiter
+        self.matcher = EmbeddingMatcher(
+            embedder, top_k=1, min_chunk_length_chars=min_chunk_length_chars
+        )
+        self.fuzzy = FuzzyMatcher(fuzzy_threshold)
+
+    def validate(self, citation: str, sources: Sources | str) -> Validation:
+        return self.validate_many([citation], sources)[0]
+
+    def validate_many(self, citations: Sequence[str], sources: Sources | str) -> list[Validation]:
+        """One :class:`Validation` per citation, in order, against the same sources."""
+        for index, citation in enumerate(citations):
+            if not isinstance(citation, str):
+                raise InputError(f"citation {index} must be a str, got {type(citation).__name__}")
+        documents = self._documents(sources)
+        chunked = [
+            d for d in documents if any(_WORD.search(c.text) for c in self.matcher.chunks(d))
+        ]
+        outcomes: dict[int, Validation] = {}
+        scored: list[int] = []
+        for index, citation in enumerate(citations):
+            words = len(_WORD.findall(citation))
+            if words < max(1, self.min_citation_length_words):
+                outcomes[index] = Validation(
+                    Label.TOO_SHORT,
+                    None,
+                    None,
+                    f"the citation has {words} word{'s' * (words != 1)}; at least "
+                    f"{max(1, self.min_citation_length_words)} are needed to judge it",
+                )
+            elif not chunked:
+                outcomes[index] = Validation(
+                    Label.NO_SOURCE_TEXT, None, None, "the source has no text to compare with"
+                )
+            else:
+                scored.append(index)
+        best: dict[int, Evidence] = {}
+        for document in chunked:
+            ranked = self.matcher.rank_many([citations[i] for i in scored], document, k=1)
+            for index, found in zip(scored, ranked, strict=True):
+                if found and (index not in best or _cosine(found[0]) > _cosine(best[index])):
+                    best[index] = found[0]
+        for index in scored:
+            outcomes[index] = self._judged(citations[index], best[index], chunked)
+        return [outcomes[i] for i in range(len(citations))]
+
+    def _documents(self, sources: Sources | str) -> list[Document]:
+        if isinstance(sources, str):
+            return split_sources(sources, self.delimiter) if sources.strip() else []
+        if isinstance(sources, Mapping) or not isinstance(sources, bytes):
+            return list(as_documents(sources).values())
+        raise InputError(f"sources must be text or documents, not {type(sources).__name__}")
+
+    def _judged(self, citation: str, evidence: Evidence, documents: list[Document]) -> Validation:
+        score = _cosine(evidence)
+        label = self.thresholds.label(score)
+        reason = f"best match {_describe(evidence)} at cosine {score:.2f}: {label.value}"
+        conflict = conflicting_facts(citation, evidence.text) if self.lexical_pass else None
+        if conflict and label in (Label.VERY_LIKELY_TRUE, Label.LIKELY_TRUE):
+            label = Label.AMBIGUOUS
+            reason += f"; moved to {label.value} by the lexical pass: {conflict}"
+        elif label is Label.AMBIGUOUS and self.lexical_pass:
+            moved = self._second_look(citation, evidence, documents)
+            if moved is not None:
+                label, why = moved
+                reason += f"; moved to {label.value} by the lexical pass: {why}"
+            else:
+                reason += "; the lexical pass left it ambiguous"
+        document = next(d for d in documents if d.id == evidence.source_id)
+        offset = document.metadata.get("offset", 0)
+        return Validation(label, score, evidence, reason, offset if isinstance(offset, int) else 0)
+
+    def _second_look(
+        self, citation: str, evidence: Evidence, documents: list[Document]
+    ) -> tuple[Label, str] | None:
+        """Move an ambiguous citation up or down when its words say more than its vector."""
+        conflict = conflicting_facts(citation, evidence.text)
+        if conflict:
+            return Label.LIKELY_UNTRUE, conflict
+        for document in documents:
+            found = self.fuzzy.find(citation, document)
+            if found:
+                return Label.LIKELY_TRUE, (
+                    f"its words stand {_describe(found[0])} at {found[0].score:.0%} similarity"
+                )
+        words = set(_CONTENT_WORD.findall(normalize(citation)))
+        if words:
+            present = set(_CONTENT_WORD.findall(normalize(evidence.text)))
+            coverage = len(words & present) / len(words)
+            if coverage >= _HIGH_COVERAGE:
+                return Label.LIKELY_TRUE, f"{coverage:.0%} of its words are in the best passage"
+            if coverage <= _LOW_COVERAGE:
+                return Label.LIKELY_UNTRUE, (
+                    f"only {coverage:.0%} of its words are in the best passage"
+                )
+        return None
+
+
+def _cosine(evidence: Evidence) -> float:
+    return float(evidence.scores.get("cosine", evidence.score))
+
+
+def _describe(evidence: Evidence) -> str:
+    return f"in {evidence.source_id!r} ({evidence.where()})"

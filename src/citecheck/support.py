@@ -1,0 +1,179 @@
+"""Does the cited place support a claim? The semantic step of the verifier, for citations whose
+text is a claim rather than a quoted excerpt.
+
+Candidate sentences come from the cited span: the closest by embedding cosine when an embedder
+is configured, else the ones sharing the most words with the claim. Without a judge, the best
+cosine decides: at or above ``supported`` the claim is supported, at or above ``partial`` it is
+partly supported. A number or a negation of the claim that the sentence does not share caps the
+verdict at partial: similar sentences often differ in exactly the fact being checked. With a
+judge (an NLI model, an LLM), its probability for the best candidates decides instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from citecheck.chunking import chunk_text
+from citecheck.documents import Document
+from citecheck.errors import ConfigError
+from citecheck.judges import judge_many
+from citecheck.matchers.embedding import EmbeddingMatcher
+from citecheck.meaning import negation_counts, number_list
+from citecheck.model import Evidence, Span
+from citecheck.text import normalize
+
+if TYPE_CHECKING:
+    from citecheck.protocols import Embedder, Judge
+
+__all__ = ["Assessment", "Grade", "SupportAssessor"]
+
+_WORD = re.compile(r"\w+")
+_DEFAULT_THRESHOLDS = {False: (0.6, 0.4), True: (0.5, 0.25)}  # (supported, partial) by judged
+
+
+class Grade(Enum):
+    SUPPORTED = "supported"
+    PARTIAL = "partial"
+    UNSUPPORTED = "unsupported"
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """The verdict on a claim in one place: its grade, the score behind it, the candidate
+    sentences best first, and what the reason should say."""
+
+    grade: Grade
+    score: float
+    evidence: tuple[Evidence, ...]
+    detail: str
+
+
+class SupportAssessor:
+    """Grades a claim against a span of a document; see the module docstring."""
+
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        judge: Judge | None = None,
+        *,
+        supported: float | None = None,
+        partial: float | None = None,
+        candidates: int = 3,
+        min_chunk_length_chars: int = 20,
+    ) -> None:
+        if embedder is None and judge is None:
+            raise ConfigError("assessing support needs an embedder, a judge, or both")
+        default_supported, default_partial = _DEFAULT_THRESHOLDS[judge is not None]
+        self.supported = default_supported if supported is None else supported
+        self.partial = default_partial if partial is None else partial
+        if not -1.0 <= self.partial <= self.supported <= 1.0:
+            raise ConfigError(
+                f"need -1 <= partial <= supported <= 1, got partial {self.partial}, "
+                f"supported {self.supported}"
+            )
+        if candidates < 1:
+            raise ConfigError(f"candidates must be positive, got {candidates}")
+        self.judge = judge
+        self.candidates = candidates
+        self.min_chunk_length_chars = min_chunk_length_chars
+        self.matcher = (
+            None
+            if embedder is None
+            else EmbeddingMatcher(
+                embedder, top_k=candidates, min_chunk_length_chars=min_chunk_length_chars
+            )
+        )
+
+    def assess(self, claim: str, document: Document, within: Span | None) -> Assessment | None:
+        """The grade of ``claim`` in ``within`` (all of ``document`` when ``None``); ``None``
+        when that place has no text to compare with."""
+        found = self._candidates(claim, document, within)
+        if not found:
+            return None
+        if self.judge is not None:
+            probabilities = judge_many(self.judge, claim, [e.text for e in found])
+            judged = sorted(
+                (
+                    _with_score(e, p, "judge", {**e.scores, "judge": round(p, 4)})
+                    for e, p in zip(found, probabilities, strict=True)
+                ),
+                key=lambda e: -e.score,
+            )
+            best = judged[0]
+            grade = self._grade(best.score)
+            return Assessment(grade, best.score, tuple(judged), f"judged support {best.score:.0%}")
+        best = found[0]
+        cosine = float(best.scores.get("cosine", best.score))
+        grade = self._grade(cosine)
+        detail = f"cosine {cosine:.2f}"
+        if grade is Grade.SUPPORTED:
+            conflict = conflicting_facts(claim, best.text)
+            if conflict:
+                return Assessment(Grade.PARTIAL, cosine, found, f"{detail}, but {conflict}")
+        return Assessment(grade, cosine, found, detail)
+
+    def prefetch(self, claims: Sequence[str]) -> None:
+        """Embed ``claims`` in one batch ahead of assessing them one by one."""
+        if self.matcher is not None:
+            self.matcher.prefetch(claims)
+
+    def _grade(self, score: float) -> Grade:
+        if score >= self.supported:
+            return Grade.SUPPORTED
+        if score >= self.partial:
+            return Grade.PARTIAL
+        return Grade.UNSUPPORTED
+
+    def _candidates(
+        self, claim: str, document: Document, within: Span | None
+    ) -> tuple[Evidence, ...]:
+        if self.matcher is not None:
+            return tuple(self.matcher.rank(claim, document, within))
+        return _by_shared_words(
+            claim, document, within, self.candidates, self.min_chunk_length_chars
+        )
+
+
+def conflicting_facts(claim: str, passage: str) -> str | None:
+    """A number or a negation of ``claim`` that ``passage`` does not share, said in words."""
+    ours, theirs = normalize(claim), normalize(passage)
+    numbers = number_list(theirs)
+    missing = [n for n in number_list(ours) if n not in numbers]
+    if missing:
+        return f"the number {missing[0]} is not in the passage"
+    if negation_counts(ours) != negation_counts(theirs):
+        return "the claim and the passage differ in negation"
+    return None
+
+
+def _by_shared_words(
+    claim: str, document: Document, within: Span | None, k: int, min_chars: int
+) -> tuple[Evidence, ...]:
+    """Without an embedder: the sentences sharing the largest share of the claim's words."""
+    words = set(_WORD.findall(normalize(claim)))
+    if not words:
+        return ()
+    region = within or Span(0, len(document.text))
+    chunks = [
+        c
+        for c in chunk_text(document.text, min_chunk_length_chars=min_chars)
+        if c.start < region.end and c.end > region.start
+    ]
+    scored = sorted(
+        ((len(words & set(_WORD.findall(normalize(c.text)))) / len(words), c) for c in chunks),
+        key=lambda pair: -pair[0],
+    )[:k]
+    return tuple(
+        document.evidence(c.start, c.end, round(share, 4), "overlap", {"overlap": round(share, 4)})
+        for share, c in scored
+    )
+
+
+def _with_score(
+    evidence: Evidence, score: float, method: str, scores: dict[str, float]
+) -> Evidence:
+    return replace(evidence, score=round(score, 4), method=method, scores=scores)
