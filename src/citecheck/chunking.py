@@ -691,7 +691,7 @@ def chunk_text(
     * any other short chunk joins the chunk before it; one that cannot (the very first chunk,
       or a join that would exceed ``max_chunk_chars``) joins the one after, or stays as it is.
 
-    Joined chunks read ``"\n"`` where they cross from one block to the next.
+    Joined chunks read a line break where they cross from one block to the next.
     ``max_chunk_chars``, if given, bounds every chunk: a longer sentence is cut between words.
     Only a single longer word stays whole, or words the rendering could only place in the
     original as a whole (see :class:`PlainText`).
