@@ -32,7 +32,8 @@ class EmbeddingMatcher:
     callers that grade the similarity themselves. The evidence score is the cosine clipped to
     [0, 1], and ``scores["cosine"]`` the cosine itself. With no ``embedder``, a
     :class:`~citecheck.embedders.SentenceTransformerEmbedder` is built on first use (the
-    ``embeddings`` extra). Chunk vectors are kept for the last ``cache_documents`` documents.
+    ``embeddings`` extra). Chunks and their vectors are kept for the last ``cache_documents``
+    distinct document texts, so a source met again (in another record) is not chunked again.
     """
 
     name = "embedding"
@@ -61,7 +62,7 @@ class EmbeddingMatcher:
         self.min_chunk_length_chars = min_chunk_length_chars
         self.markdown = markdown
         self.cache_documents = cache_documents
-        self._prepared: OrderedDict[int, tuple[Document, list[Chunk], Any]] = OrderedDict()
+        self._prepared: OrderedDict[str, tuple[list[Chunk], Any]] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
@@ -132,12 +133,12 @@ class EmbeddingMatcher:
         )
 
     def _chunks(self, document: Document) -> tuple[list[Chunk], Any]:
-        key = id(document)
+        key = document.text  # the same text in a new Document (a record's source) is reused
         with self._lock:
             entry = self._prepared.get(key)
-            if entry is not None and entry[0] is document:
+            if entry is not None:
                 self._prepared.move_to_end(key)
-                return entry[1], entry[2]
+                return entry
         chunks = chunk_text(
             document.text,
             markdown=self.markdown,
@@ -147,7 +148,7 @@ class EmbeddingMatcher:
             _unit_rows(embed_texts(self.embedder, [c.text for c in chunks])) if chunks else None
         )
         with self._lock:
-            self._prepared[key] = (document, chunks, matrix)
+            self._prepared[key] = (chunks, matrix)
             while len(self._prepared) > self.cache_documents:
                 self._prepared.popitem(last=False)
         return chunks, matrix
