@@ -637,3 +637,24 @@ def test_records_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     done = json.loads(out.read_text(encoding="utf-8"))
     assert done[0]["citations"][0]["validation_status"] == "very likely true"
     assert done[0]["citations"][0]["validation_evidence"]["source"] == "notes.md"
+
+
+def test_a_failing_embedder_leaves_claims_unchecked_and_the_report_whole() -> None:
+    class Down(Counting):
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            raise TimeoutError("embedding service timed out")
+
+    text = 'Rain in the north fell a lot [[paper:p3]]. "Hospitals reported" [[paper:p4]].'
+    first, second = Verifier(embedder=Down()).verify(text, PAPER).results
+    assert first.status is Status.UNCHECKED
+    assert "embedding service timed out" in first.reason
+    assert second.status is Status.VERIFIED, "quotes do not need the embedder"
+
+
+def test_a_partly_supported_claim_names_the_sentence() -> None:
+    partly = "Rain in the north changed over the decade somewhat"
+    [result] = claims_verifier({partly: 0.5}).verify(f"{partly} [[paper:p3]].", PAPER).results
+    assert result.reason == (
+        "the claim is only partly supported on p. 3 of 'paper': "
+        "the sentence on p. 3 has cosine 0.50"
+    )

@@ -83,10 +83,7 @@ class RecordConfig:
     def from_mapping(cls, values: Mapping[str, Any]) -> RecordConfig:
         """Options from a mapping; unknown keys raise :class:`ConfigError` naming them."""
         check_keys(values, (f.name for f in fields(cls)), "record")
-        try:
-            return cls(**values)
-        except TypeError as exc:  # pragma: no cover - check_keys catches the usual cause
-            raise ConfigError(str(exc)) from None
+        return cls(**values)
 
     @classmethod
     def from_file(cls, path: str | Path) -> RecordConfig:
@@ -147,13 +144,7 @@ def _prefetch(records: Sequence[Any], settings: RecordConfig, validator: Semanti
 def _settings(
     config: RecordConfig | Mapping[str, Any] | None, options: Mapping[str, Any]
 ) -> RecordConfig:
-    if isinstance(config, RecordConfig):
-        base = config.to_dict()
-    elif config is None:
-        base = {}
-    else:
-        check_keys(config, (f.name for f in fields(RecordConfig)), "record")
-        base = dict(config)
+    base = config.to_dict() if isinstance(config, RecordConfig) else dict(config or {})
     return RecordConfig.from_mapping({**base, **options})
 
 

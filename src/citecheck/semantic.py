@@ -15,7 +15,7 @@ a citation too short to judge, and a source with no text.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -183,9 +183,7 @@ class SemanticValidator:
     def _documents(self, sources: Sources | str) -> list[Document]:
         if isinstance(sources, str):
             return split_sources(sources, self.delimiter) if sources.strip() else []
-        if isinstance(sources, Mapping) or not isinstance(sources, bytes):
-            return list(as_documents(sources).values())
-        raise InputError(f"sources must be text or documents, not {type(sources).__name__}")
+        return list(as_documents(sources).values())  # rejects bytes and other non-sources
 
     def _judged(self, citation: str, evidence: Evidence, documents: list[Document]) -> Validation:
         score = _cosine(evidence)
@@ -196,7 +194,11 @@ class SemanticValidator:
             label = Label.AMBIGUOUS
             reason += f"; moved to {label.value} by the lexical pass: {conflict}"
         elif label is Label.AMBIGUOUS and self.lexical_pass:
-            moved = self._second_look(citation, evidence, documents)
+            moved = (
+                (Label.LIKELY_UNTRUE, conflict)
+                if conflict
+                else self._second_look(citation, evidence, documents)
+            )
             if moved is not None:
                 label, why = moved
                 reason += f"; moved to {label.value} by the lexical pass: {why}"
@@ -209,10 +211,8 @@ class SemanticValidator:
     def _second_look(
         self, citation: str, evidence: Evidence, documents: list[Document]
     ) -> tuple[Label, str] | None:
-        """Move an ambiguous citation up or down when its words say more than its vector."""
-        conflict = conflicting_facts(citation, evidence.text)
-        if conflict:
-            return Label.LIKELY_UNTRUE, conflict
+        """Move an ambiguous citation (with no conflicting fact) up or down when its words say
+        more than its vector."""
         for document in documents:
             found = self.fuzzy.find(citation, document)
             if found:

@@ -15,9 +15,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from citecheck.chunking import chunk_text
+from citecheck.chunking import Chunk, chunk_text
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
 from citecheck.judges import judge_many
@@ -160,7 +161,7 @@ def _by_shared_words(
     region = within or Span(0, len(document.text))
     chunks = [
         c
-        for c in chunk_text(document.text, min_chunk_length_chars=min_chars)
+        for c in _chunks(document.text, min_chars)
         if c.start < region.end and c.end > region.start
     ]
     scored = sorted(
@@ -171,6 +172,12 @@ def _by_shared_words(
         document.evidence(c.start, c.end, round(share, 4), "overlap", {"overlap": round(share, 4)})
         for share, c in scored
     )
+
+
+@lru_cache(maxsize=64)
+def _chunks(text: str, min_chars: int) -> tuple[Chunk, ...]:
+    """A document's chunks, kept for the next claim citing it."""
+    return tuple(chunk_text(text, min_chunk_length_chars=min_chars))
 
 
 def _with_score(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -18,6 +19,7 @@ from citecheck.documents import Document, Sources, as_documents
 from citecheck.ellipsis import match_fragments, split_fragments
 from citecheck.errors import (
     BackendError,
+    CitecheckError,
     ConfigError,
     InputError,
     LocationError,
@@ -144,7 +146,8 @@ class Verifier:
         if self.require_citations and not citations:
             warnings = [*warnings, "the text has no citations, and citations are required"]
         if self.support is not None:  # one batch for every claim rather than one call each
-            self.support.prefetch([c.claim for c in citations if c.claim and not c.excerpt])
+            with suppress(CitecheckError):  # a failing embedder: each claim reports it itself
+                self.support.prefetch([c.claim for c in citations if c.claim and not c.excerpt])
         cache: dict[tuple[Any, ...], Result] = {}
         results = []
         for citation in citations:
@@ -229,7 +232,7 @@ class Verifier:
         quoted = kind == "excerpt"
         here = self._match(query, document, span, quoted=quoted)
         if not quoted and self.support is not None and not (here.found and not here.differences):
-            return self._judge_claim(citation, query, document, location, span, documents)
+            return self._judge_claim(citation, query, document, location, span, place, documents)
         if here.found and here.evidence[0].method != "exact" and location is not None:
             # A passage running past the cited lines may match better than its cited part.
             reach = len(query)
@@ -303,12 +306,11 @@ class Verifier:
         document: Document,
         location: Location | None,
         span: Span,
+        place: str,
         documents: Mapping[str, Document],
     ) -> Result:
-        """The semantic verdict on a claim whose words are not at the cited place."""
+        """The semantic verdict on a claim whose words are not at the cited ``place``."""
         assert self.support is not None
-        cited = f"{location.describe()} of {document.id!r}" if location else repr(document.id)
-        place = f"{location.preposition()} {cited}" if location else f"in {cited}"
         here = self.support.assess(claim, document, span)
         if here is None:
             return Result(
@@ -316,14 +318,12 @@ class Verifier:
             )
         best = here.evidence[0]
         score = min(1.0, max(0.0, here.score))
+        sentence = f"the sentence {_where_found(best)} has {here.detail}"
         if here.grade is Grade.SUPPORTED:
-            where = _where_found(best)
-            reason = f"the claim is supported {place}: the sentence {where} has {here.detail}"
+            reason = f"the claim is supported {place}: {sentence}"
             return Result(citation, Status.VERIFIED, 0.5 + 0.5 * score, here.evidence, reason)
         if here.grade is Grade.PARTIAL:
-            reason = (
-                f"the claim is only partly supported {place}: {here.detail} {_where_found(best)}"
-            )
+            reason = f"the claim is only partly supported {place}: {sentence}"
             return Result(citation, Status.PARTIAL, 0.3 + 0.2 * score, here.evidence, reason)
         if self.search_elsewhere:
             others = ([document] if location else []) + [
