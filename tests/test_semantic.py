@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 np = pytest.importorskip("numpy")
 
@@ -24,9 +26,16 @@ from citecheck.errors import (  # noqa: E402
 )
 from citecheck.judges import CallableJudge, judge_many  # noqa: E402
 from citecheck.matchers.embedding import EmbeddingMatcher  # noqa: E402
+from citecheck.model import Span  # noqa: E402
 from citecheck.protocols import Judge, Matcher  # noqa: E402
 from citecheck.records import RecordConfig, validate_records  # noqa: E402
 from citecheck.semantic import Label, SemanticValidator, Thresholds  # noqa: E402
+from citecheck.support import Grade, SupportAssessor  # noqa: E402
+from citecheck.support_model import (  # noqa: E402
+    FITTED_SUPPORT_MODEL,
+    SupportSignals,
+    support_signals,
+)
 from citecheck.testing import HashingEmbedder, MatcherConformance  # noqa: E402
 
 
@@ -655,6 +664,76 @@ def test_a_partly_supported_claim_names_the_sentence() -> None:
     partly = "Rain in the north changed over the decade somewhat"
     [result] = claims_verifier({partly: 0.5}).verify(f"{partly} [[paper:p3]].", PAPER).results
     assert result.reason == (
-        "the claim is only partly supported on p. 3 of 'paper': "
-        "the sentence on p. 3 has cosine 0.50"
+        "the claim is only partly supported on p. 3 of 'paper': the sentence on p. 3 has "
+        "cosine 0.50 with 50% of the claim's words nearby: support 43%"
     )
+
+
+def test_without_the_model_the_bare_cosine_grades() -> None:
+    partly = "Rain in the north changed over the decade somewhat"
+    verifier = claims_verifier({partly: 0.5}, support_model=None)
+    [result] = verifier.verify(f"{partly} [[paper:p3]].", PAPER).results
+    assert result.status is Status.PARTIAL
+    assert result.reason.endswith("the sentence on p. 3 has cosine 0.50")
+
+
+def test_a_missing_number_caps_a_supported_claim_unless_told_otherwise() -> None:
+    number = "In the north, rain dropped 40 percent in ten years"
+    text = f"{number} [[paper:p3]]."
+    [capped] = claims_verifier({number: 0.9}).verify(text, PAPER).results
+    assert capped.status is Status.PARTIAL
+    assert "but the number 40 is not in the passage" in capped.reason
+    assessor = SupportAssessor(Scripted({number: 0.9}), cap_missing_numbers=False)  # type: ignore[arg-type]
+    document = Document("paper", PAPER["paper"])
+    assessment = assessor.assess(number, document, None)
+    assert assessment is not None
+    assert assessment.grade is Grade.SUPPORTED
+    assert assessment.signals is not None
+    assert assessment.signals.missing_number == "40"
+
+
+# -- the support model ----------------------------------------------------------------------------
+
+
+def test_support_signals_look_near_the_passage_and_inside_the_cited_span() -> None:
+    far = " filler" * 400  # 2,800 characters: beyond the neighbourhood of the passage
+    text = "Turbines were installed in 2019." + far + " Rainfall fell sharply in the north."
+    passage = Span(text.index("Rainfall"), len(text))
+    claim = "Rainfall fell sharply after turbines were installed in 2019"
+    signals = support_signals(claim, passage, text, 0.7)
+    assert signals.cosine == 0.7
+    assert signals.missing_number == "2019"
+    assert signals.coverage == pytest.approx(3 / 7)  # rainfall fell sharply, not the other four
+    assert not signals.negation_differs
+    near = support_signals(claim, Span(0, 32), text, 0.7)
+    assert near.missing_number is None
+    inside = support_signals(claim, Span(0, 32), text, 0.7, within=Span(0, 20))
+    assert inside.missing_number == "2019", "the neighbourhood stays inside the cited span"
+    negated = support_signals("Rainfall did not fall in the north", passage, text, 0.7)
+    assert negated.negation_differs
+    assert negated.conflict() == "the claim and the passage differ in negation"
+
+
+@given(
+    cosine=st.floats(-1, 1),
+    coverage=st.floats(0, 1),
+    more=st.floats(0, 0.5),
+    number=st.booleans(),
+    negation=st.booleans(),
+)
+def test_the_fitted_model_rises_with_cosine_and_coverage(
+    cosine: float, coverage: float, more: float, number: bool, negation: bool
+) -> None:
+    model = FITTED_SUPPORT_MODEL
+    signals = SupportSignals(cosine, coverage, "7" if number else None, negation)
+    p = model.probability(signals)
+    assert 0.0 <= p <= 1.0
+    higher = SupportSignals(min(1.0, cosine + more), min(1.0, coverage + more), None, False)
+    assert model.probability(higher) >= p
+
+
+def test_the_fitted_model_grades_the_plain_cases_as_a_reader_would() -> None:
+    model = FITTED_SUPPORT_MODEL
+    assert 0.0 < model.partial <= model.supported < 1.0
+    assert model.probability(SupportSignals(0.9, 1.0, None, False)) >= model.supported
+    assert model.probability(SupportSignals(0.1, 0.0, None, False)) < model.partial

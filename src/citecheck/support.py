@@ -2,11 +2,15 @@
 text is a claim rather than a quoted excerpt.
 
 Candidate sentences come from the cited span: the closest by embedding cosine when an embedder
-is configured, else the ones sharing the most words with the claim. Without a judge, the best
-cosine decides: at or above ``supported`` the claim is supported, at or above ``partial`` it is
-partly supported. A number or a negation of the claim that the sentence does not share caps the
-verdict at partial: similar sentences often differ in exactly the fact being checked. With a
-judge (an NLI model, an LLM), its probability for the best candidates decides instead.
+is configured, else the ones sharing the most words with the claim. Without a judge, a
+:class:`~citecheck.support_model.SupportModel` turns the best sentence's cosine, the share of the
+claim's words standing near it, and any number or negation it does not share into a probability
+of support (``model=None`` grades by the bare cosine instead). At or above ``supported`` the
+claim is supported, at or above ``partial`` partly supported. A claim with a number that does
+not stand near its best sentence is at most partly supported (``cap_missing_numbers``): the
+fitted weight of that signal is small, because in citation contexts a number often belongs to
+another cited work, but a verified claim with the wrong number is the error users least forgive.
+With a judge (an NLI model, an LLM), its probability for the best candidates decides instead.
 """
 
 from __future__ import annotations
@@ -25,6 +29,12 @@ from citecheck.judges import judge_many
 from citecheck.matchers.embedding import EmbeddingMatcher
 from citecheck.meaning import negation_counts, number_list
 from citecheck.model import Evidence, Span
+from citecheck.support_model import (
+    FITTED_SUPPORT_MODEL,
+    SupportModel,
+    SupportSignals,
+    support_signals,
+)
 from citecheck.text import normalize
 
 if TYPE_CHECKING:
@@ -33,7 +43,8 @@ if TYPE_CHECKING:
 __all__ = ["Assessment", "Grade", "SupportAssessor"]
 
 _WORD = re.compile(r"\w+")
-_DEFAULT_THRESHOLDS = {False: (0.6, 0.4), True: (0.5, 0.25)}  # (supported, partial) by judged
+_JUDGE_THRESHOLDS = (0.5, 0.25)  # (supported, partial) of a judge's probability
+_COSINE_THRESHOLDS = (0.6, 0.4)  # of the bare cosine, with ``model=None``
 
 
 class Grade(Enum):
@@ -45,12 +56,14 @@ class Grade(Enum):
 @dataclass(frozen=True, slots=True)
 class Assessment:
     """The verdict on a claim in one place: its grade, the score behind it, the candidate
-    sentences best first, and what the reason should say."""
+    sentences best first, what the reason should say, and the signals of the best sentence
+    (``None`` when a judge or no embedder decided)."""
 
     grade: Grade
     score: float
     evidence: tuple[Evidence, ...]
     detail: str
+    signals: SupportSignals | None = None
 
 
 class SupportAssessor:
@@ -65,10 +78,20 @@ class SupportAssessor:
         partial: float | None = None,
         candidates: int = 3,
         min_chunk_length_chars: int = 20,
+        model: SupportModel | None = FITTED_SUPPORT_MODEL,
+        cap_missing_numbers: bool = True,
     ) -> None:
         if embedder is None and judge is None:
             raise ConfigError("assessing support needs an embedder, a judge, or both")
-        default_supported, default_partial = _DEFAULT_THRESHOLDS[judge is not None]
+        self.model = model
+        self.cap_missing_numbers = cap_missing_numbers
+        default_supported, default_partial = (
+            _JUDGE_THRESHOLDS
+            if judge is not None
+            else _COSINE_THRESHOLDS
+            if model is None
+            else (model.supported, model.partial)
+        )
         self.supported = default_supported if supported is None else supported
         self.partial = default_partial if partial is None else partial
         if not -1.0 <= self.partial <= self.supported <= 1.0:
@@ -109,13 +132,30 @@ class SupportAssessor:
             return Assessment(grade, best.score, tuple(judged), f"judged support {best.score:.0%}")
         best = found[0]
         cosine = float(best.scores.get("cosine", best.score))
-        grade = self._grade(cosine)
-        detail = f"cosine {cosine:.2f}"
-        if grade is Grade.SUPPORTED:
-            conflict = conflicting_facts(claim, best.text)
-            if conflict:
-                return Assessment(Grade.PARTIAL, cosine, found, f"{detail}, but {conflict}")
-        return Assessment(grade, cosine, found, detail)
+        signals = support_signals(claim, Span(best.start, best.end), document.text, cosine, within)
+        conflict = signals.conflict()
+        if self.model is None:
+            grade = self._grade(cosine)
+            detail = f"cosine {cosine:.2f}"
+            if grade is Grade.SUPPORTED and conflict:
+                return Assessment(
+                    Grade.PARTIAL, cosine, found, f"{detail}, but {conflict}", signals
+                )
+            return Assessment(grade, cosine, found, detail, signals)
+        probability = self.model.probability(signals)
+        detail = (
+            f"cosine {cosine:.2f} with {signals.coverage:.0%} of the claim's words nearby"
+            + (f" but {conflict}" if conflict else "")
+            + f": support {probability:.0%}"
+        )
+        grade = self._grade(probability)
+        if (
+            grade is Grade.SUPPORTED
+            and self.cap_missing_numbers
+            and signals.missing_number is not None
+        ):
+            grade = Grade.PARTIAL
+        return Assessment(grade, probability, found, detail, signals)
 
     def prefetch(self, claims: Sequence[str]) -> None:
         """Embed ``claims`` in one batch ahead of assessing them one by one."""

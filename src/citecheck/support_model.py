@@ -1,0 +1,116 @@
+"""How likely a passage supports a claim, from four signals combined by a fitted logistic model.
+
+The best cosine alone is a weak judge of support (balanced accuracy 0.57–0.66 on five public
+sets, see ``docs/benchmarks.md``): a paraphrase and a contradiction of a sentence embed alike,
+and a fixed threshold of 0.6 suits some corpora and not others. Whether the claim's own words
+stand near the passage adds what the embedding misses, and a number or a negation the passage
+does not share is the classic way a similar sentence says something else.
+
+:data:`FITTED_SUPPORT_MODEL` holds plain numbers written by ``benchmarks/fit_support.py``, which
+fits them on Citation-Integrity *train* (biomedical citation contexts) with both classes weighed
+equally, so that a probability of 0.5 is the balanced decision. No reported set was fitted on.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from citecheck.meaning import negation_counts, number_list
+from citecheck.model import Span
+from citecheck.text import normalize
+
+__all__ = ["FITTED_SUPPORT_MODEL", "SupportModel", "SupportSignals", "support_signals"]
+
+NEIGHBOURHOOD_CHARS = 1000
+"""How far around the best passage the claim's words and numbers are looked for: a claim often
+draws on the sentences next to the one that matches it best, not on a whole long document."""
+
+_CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
+_STEM_CHARS = 5  # "reported" and "reports" share "repor": a crude stem that needs no language
+
+
+@dataclass(frozen=True, slots=True)
+class SupportSignals:
+    """What the model reads about a claim and its best passage.
+
+    ``coverage`` is the share of the claim's words of four letters or more (compared by their
+    first five letters) found within :data:`NEIGHBOURHOOD_CHARS` of the passage;
+    ``missing_number`` the first number of the claim not found there; ``negation_differs``
+    whether the claim and the passage itself differ in their negations.
+    """
+
+    cosine: float
+    coverage: float
+    missing_number: str | None
+    negation_differs: bool
+
+    def conflict(self) -> str | None:
+        """The fact the passage does not share, said in words (``None`` when there is none)."""
+        if self.missing_number is not None:
+            return f"the number {self.missing_number} is not in the passage"
+        if self.negation_differs:
+            return "the claim and the passage differ in negation"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SupportModel:
+    """A logistic model of support: weights of the signals, and the probability bounds of the
+    grades (``supported`` maximises balanced accuracy on the fitting set; ``partial`` keeps 90 %
+    of its supported pairs at or above it)."""
+
+    intercept: float
+    cosine: float
+    coverage: float
+    missing_number: float
+    negation_differs: float
+    supported: float
+    partial: float
+
+    def probability(self, signals: SupportSignals) -> float:
+        logit = (
+            self.intercept
+            + self.cosine * signals.cosine
+            + self.coverage * signals.coverage
+            + self.missing_number * (signals.missing_number is not None)
+            + self.negation_differs * signals.negation_differs
+        )
+        return 1.0 / (1.0 + math.exp(-logit))
+
+
+# Written by benchmarks/fit_support.py (Citation-Integrity train, 2,138 pairs); rerun it to refit.
+FITTED_SUPPORT_MODEL = SupportModel(
+    intercept=-2.478,
+    cosine=2.624,
+    coverage=1.772,
+    missing_number=-0.186,
+    negation_differs=-0.194,
+    supported=0.55,
+    partial=0.36,
+)
+
+
+def support_signals(
+    claim: str, passage: Span, text: str, cosine: float, within: Span | None = None
+) -> SupportSignals:
+    """The signals of ``claim`` against ``passage`` of ``text`` (both spans index ``text``);
+    the neighbourhood around the passage stays inside ``within`` when it is given."""
+    bounds = within or Span(0, len(text))
+    start = max(bounds.start, passage.start - NEIGHBOURHOOD_CHARS)
+    end = min(bounds.end, passage.end + NEIGHBOURHOOD_CHARS)
+    nearby = normalize(text[start:end])
+    ours = normalize(claim)
+    stems = {word[:_STEM_CHARS] for word in _CONTENT_WORD.findall(ours)}
+    present = {word[:_STEM_CHARS] for word in _CONTENT_WORD.findall(nearby)}
+    coverage = len(stems & present) / len(stems) if stems else 0.0
+    numbers = set(number_list(nearby))
+    missing = next((n for n in number_list(ours) if n not in numbers), None)
+    said = normalize(text[passage.start : passage.end])
+    return SupportSignals(
+        cosine=cosine,
+        coverage=coverage,
+        missing_number=missing,
+        negation_differs=negation_counts(ours) != negation_counts(said),
+    )
