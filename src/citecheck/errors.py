@@ -55,6 +55,15 @@ class ConfigError(InputError):
     """An option is unknown or has an invalid value."""
 
 
+class RecordError(InputError):
+    """An index record is malformed: an id that is not a non-empty string, a vector of the wrong
+    dimension or with no direction, metadata that is null, nested or of another type."""
+
+
+class FilterError(InputError):
+    """A metadata filter is malformed: empty, an unknown operator, a range over a non-number."""
+
+
 class UnknownBackendError(CitecheckError, LookupError):
     """No backend is registered under the requested name; the message lists the known ones."""
 

@@ -1,8 +1,9 @@
 """The contracts a backend fulfils, all in one place. Each is one or two methods.
 
 Third-party backends implement these and register under the entry-point groups
-``citecheck.matchers`` and ``citecheck.syntaxes``; :mod:`citecheck.testing` has conformance
-suites that check an implementation against the contract.
+``citecheck.matchers``, ``citecheck.syntaxes`` and ``citecheck.indexes``;
+:mod:`citecheck.testing` has conformance suites that check an implementation against the
+contract.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from citecheck.documents import Document
+    from citecheck.indexes.filters import Filter
+    from citecheck.indexes.records import Hit, Record
     from citecheck.model import Evidence, Marker, Span
 
-__all__ = ["CitationSyntax", "Embedder", "Judge", "Matcher"]
+__all__ = ["CitationSyntax", "Embedder", "Index", "Judge", "Matcher"]
 
 
 @runtime_checkable
@@ -77,4 +80,41 @@ class Judge(Protocol):
 
     def __call__(self, claim: str, evidence: str) -> float:
         """The probability that ``evidence`` supports ``claim``."""
+        ...
+
+
+@runtime_checkable
+class Index(Protocol):
+    """Stores vectors with metadata and finds the nearest ones; knows nothing of verdicts.
+
+    Every backend checks records and filters the same way before writing anything
+    (:mod:`citecheck.indexes.records`, :mod:`citecheck.indexes.filters`: Pinecone's metadata
+    rules and filter language), and gives metadata back with the types written. ``dimension``
+    is ``None`` until the first upsert when it was not given.
+    """
+
+    name: str
+    dimension: int | None
+    metric: str
+
+    def upsert(self, records: Iterable[Record]) -> int:
+        """Add or replace ``records`` (all checked first); the number written."""
+        ...
+
+    def search(
+        self, vector: Sequence[float], k: int = 10, filter: Filter | None = None
+    ) -> list[Hit]:
+        """The ``k`` records closest to ``vector`` that pass ``filter``, closest first."""
+        ...
+
+    def fetch(self, ids: Iterable[str]) -> dict[str, Record]:
+        """The records with these ids; ids not in the index are left out."""
+        ...
+
+    def delete(self, ids: Iterable[str] | None = None, *, filter: Filter | None = None) -> None:
+        """Remove the records with these ids, or those passing ``filter`` (exactly one)."""
+        ...
+
+    def count(self) -> int:
+        """How many records the index holds."""
         ...

@@ -1,8 +1,8 @@
 """Backends by name: built-ins as ``"module:attribute"`` strings imported only when asked for,
 third-party ones through entry points (one name loaded at a time).
 
-Groups: ``matchers`` (entry points ``citecheck.matchers``) and ``syntaxes``
-(``citecheck.syntaxes``). A name nobody registered raises
+Groups: ``matchers`` (entry points ``citecheck.matchers``), ``syntaxes``
+(``citecheck.syntaxes``) and ``indexes`` (``citecheck.indexes``). A name nobody registered raises
 :class:`~citecheck.errors.UnknownBackendError` listing the names that are known.
 """
 
@@ -29,8 +29,16 @@ _BUILTINS: dict[str, dict[str, str]] = {
         "pandoc": "citecheck.syntax.pandoc:PandocSyntax",
         "numeric": "citecheck.syntax.numeric:NumericSyntax",
     },
+    "indexes": {
+        "memory": "citecheck.indexes.memory:MemoryIndex",
+        "faiss": "citecheck.indexes.faiss:FaissIndex",
+        "pinecone": "citecheck.indexes.pinecone:PineconeIndex",
+    },
 }
-_REQUIRED_METHOD = {"matchers": "find", "syntaxes": "scan"}
+_REQUIRED_METHOD = {"matchers": "find", "syntaxes": "scan", "indexes": "search"}
+
+
+_SINGULAR = {"matchers": "matcher", "syntaxes": "syntax", "indexes": "index"}
 
 
 def _group(group: str) -> dict[str, str]:
@@ -59,8 +67,7 @@ def load(group: str, name: str) -> Callable[..., Any]:
         loaded: Callable[..., Any] = ep.load()
         return loaded
     raise UnknownBackendError(
-        f"no {group[:-1] if group != 'syntaxes' else 'syntax'} named {name!r}; "
-        f"known: {', '.join(available(group))}"
+        f"no {_SINGULAR[group]} named {name!r}; known: {', '.join(available(group))}"
     )
 
 
@@ -70,5 +77,5 @@ def create(group: str, spec: Any, **options: Any) -> Any:
         return load(group, spec)(**options)
     method = _REQUIRED_METHOD.get(group)
     if method and not callable(getattr(spec, method, None)):
-        raise ConfigError(f"{spec!r} is not a {group[:-1]}: it has no {method}() method")
+        raise ConfigError(f"{spec!r} is not a {_SINGULAR[group]}: it has no {method}() method")
     return spec

@@ -13,6 +13,7 @@ Importing this package needs pytest.
 """
 
 from citecheck.testing.fakes import HashingEmbedder
+from citecheck.testing.indexes import IndexConformance
 from citecheck.testing.matchers import MatcherConformance
 
-__all__ = ["HashingEmbedder", "MatcherConformance"]
+__all__ = ["HashingEmbedder", "IndexConformance", "MatcherConformance"]

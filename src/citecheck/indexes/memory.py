@@ -1,0 +1,213 @@
+"""An exact index in process memory: numpy, cosine or dot product, nothing to install.
+
+The right choice up to a few hundred thousand chunks: search is one matrix product, so 100k
+384-d vectors answer in milliseconds (see ``docs/benchmarks.md``). Filters are evaluated in
+Python per record, so a filtered search costs more on a large index than an unfiltered one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from citecheck.errors import ConfigError, InputError, RecordError
+from citecheck.indexes.filters import Filter, check_filter, matches
+from citecheck.indexes.records import (
+    METRICS,
+    Hit,
+    MetadataValue,
+    Record,
+    check_ids,
+    check_records,
+    check_vector,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+__all__ = ["MemoryIndex"]
+
+_FORMAT = "citecheck-memory-index"
+_FORMAT_VERSION = 1
+
+
+def check_k(k: object) -> int:
+    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+        raise InputError(f"k must be a positive integer, got {k!r}")
+    return k
+
+
+def copy_metadata(metadata: Mapping[str, MetadataValue]) -> dict[str, MetadataValue]:
+    """A copy the caller may change without changing the index."""
+    return {key: list(v) if isinstance(v, list) else v for key, v in metadata.items()}
+
+
+class MemoryIndex:
+    """Exact nearest-neighbour search over vectors kept in a numpy matrix.
+
+    ``metric`` is ``"cosine"`` (scores in [-1, 1]) or ``"dotproduct"``; ``dimension`` is fixed
+    by the first upsert when not given. ``save`` and ``load`` keep it in a directory (a JSON
+    manifest, the vectors as ``.npy``, the metadata as JSON lines; no pickle).
+    """
+
+    name = "memory"
+
+    def __init__(self, dimension: int | None = None, metric: str = "cosine") -> None:
+        import numpy as np
+
+        if metric not in METRICS:
+            raise ConfigError(f"metric must be one of {METRICS}, got {metric!r}")
+        if dimension is not None and (not isinstance(dimension, int) or dimension < 1):
+            raise ConfigError(f"dimension must be a positive integer, got {dimension!r}")
+        self.dimension = dimension
+        self.metric = metric
+        self._ids: list[str] = []
+        self._rows: dict[str, int] = {}
+        self._metadata: list[dict[str, MetadataValue]] = []
+        self._vectors: NDArray[np.float32] = np.zeros((0, dimension or 0), dtype=np.float32)
+        self._norms: NDArray[np.float32] = np.zeros(0, dtype=np.float32)
+
+    def __repr__(self) -> str:
+        return (
+            f"MemoryIndex(dimension={self.dimension}, metric={self.metric!r}, count={self.count()})"
+        )
+
+    def upsert(
+        self, records: Iterable[Record | tuple[str, Sequence[float], Mapping[str, Any]]]
+    ) -> int:
+        import numpy as np
+
+        ids, matrix, metadata = check_records(records, self.dimension)
+        if not ids:
+            return 0
+        if self.dimension is None:
+            self.dimension = matrix.shape[1]
+            self._vectors = np.zeros((0, self.dimension), dtype=np.float32)
+        fresh = [i for i, rid in enumerate(ids) if rid not in self._rows]
+        for i, rid in enumerate(ids):
+            row = self._rows.get(rid)
+            if row is not None:
+                self._vectors[row] = matrix[i]
+                self._norms[row] = np.linalg.norm(matrix[i])
+                self._metadata[row] = metadata[i]
+        if fresh:
+            start = len(self._ids)
+            self._vectors = np.concatenate([self._vectors, matrix[fresh]])
+            self._norms = np.concatenate([self._norms, np.linalg.norm(matrix[fresh], axis=1)])
+            for offset, i in enumerate(fresh):
+                self._rows[ids[i]] = start + offset
+                self._ids.append(ids[i])
+                self._metadata.append(metadata[i])
+        return len(ids)
+
+    def search(
+        self, vector: Sequence[float], k: int = 10, filter: Filter | None = None
+    ) -> list[Hit]:
+        import numpy as np
+
+        k = check_k(k)
+        if filter is not None:
+            check_filter(filter)
+        if self.dimension is None:
+            check_vector(vector, None, "query")
+            return []
+        query = check_vector(vector, self.dimension, "query")
+        scores = self._vectors @ query
+        if self.metric == "cosine":
+            scores = scores / (self._norms * np.linalg.norm(query))
+        rows = np.arange(len(self._ids))
+        if filter is not None:
+            keep = [row for row in rows if matches(self._metadata[row], filter)]
+            rows = np.asarray(keep, dtype=np.int64)
+            scores = scores[rows]
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [
+            Hit(self._ids[rows[i]], float(scores[i]), copy_metadata(self._metadata[rows[i]]))
+            for i in order
+        ]
+
+    def fetch(self, ids: Iterable[str]) -> dict[str, Record]:
+        found = {}
+        for rid in check_ids(ids):
+            row = self._rows.get(rid)
+            if row is not None:
+                vector = [float(v) for v in self._vectors[row]]
+                found[rid] = Record(rid, vector, copy_metadata(self._metadata[row]))
+        return found
+
+    def delete(self, ids: Iterable[str] | None = None, *, filter: Filter | None = None) -> None:
+        if (ids is None) == (filter is None):
+            raise InputError("delete needs either ids or a filter, not both and not neither")
+        if filter is not None:
+            check_filter(filter)
+            pairs = zip(self._ids, self._metadata, strict=True)
+            doomed = [rid for rid, meta in pairs if matches(meta, filter)]
+        else:
+            doomed = [rid for rid in check_ids(ids or ()) if rid in self._rows]
+        for rid in doomed:
+            self._remove(rid)
+
+    def _remove(self, rid: str) -> None:
+        """Move the last row into the hole: deleting stays O(1) per record."""
+        row = self._rows.pop(rid)
+        last = len(self._ids) - 1
+        if row != last:
+            moved = self._ids[last]
+            self._ids[row] = moved
+            self._metadata[row] = self._metadata[last]
+            self._vectors[row] = self._vectors[last]
+            self._norms[row] = self._norms[last]
+            self._rows[moved] = row
+        self._ids.pop()
+        self._metadata.pop()
+        self._vectors = self._vectors[:last]
+        self._norms = self._norms[:last]
+
+    def count(self) -> int:
+        return len(self._ids)
+
+    def save(self, directory: str | os.PathLike[str]) -> None:
+        """Write the index to ``directory`` (created if needed; files in it are replaced)."""
+        import numpy as np
+
+        path = Path(directory)
+        path.mkdir(parents=True, exist_ok=True)
+        with (path / "vectors.npy").open("wb") as handle:
+            np.save(handle, self._vectors, allow_pickle=False)
+        with (path / "records.jsonl").open("w", encoding="utf-8") as handle:
+            for rid, meta in zip(self._ids, self._metadata, strict=True):
+                handle.write(json.dumps({"id": rid, "metadata": meta}, ensure_ascii=False) + "\n")
+        manifest = {
+            "format": _FORMAT,
+            "version": _FORMAT_VERSION,
+            "dimension": self.dimension,
+            "metric": self.metric,
+            "count": self.count(),
+        }
+        (path / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike[str]) -> MemoryIndex:
+        """The index saved in ``directory``; a missing or inconsistent file is an error."""
+        import numpy as np
+
+        path = Path(directory)
+        try:
+            manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+            vectors = np.load(path / "vectors.npy", allow_pickle=False)
+            lines = (path / "records.jsonl").read_text(encoding="utf-8").splitlines()
+        except (OSError, ValueError) as exc:
+            raise InputError(f"{path} does not hold a saved MemoryIndex: {exc}") from None
+        if manifest.get("format") != _FORMAT or manifest.get("version") != _FORMAT_VERSION:
+            raise InputError(f"{path}: not a {_FORMAT} version {_FORMAT_VERSION} manifest")
+        rows = [json.loads(line) for line in lines]
+        if len(rows) != len(vectors) or len(rows) != manifest.get("count"):
+            raise RecordError(f"{path}: {len(rows)} records for {len(vectors)} vectors")
+        index = cls(manifest["dimension"], manifest["metric"])
+        pairs = zip(rows, vectors, strict=True)
+        index.upsert((row["id"], vector, row["metadata"]) for row, vector in pairs)
+        return index
