@@ -7,6 +7,7 @@ True
 """
 
 from citecheck._api import extract, locate, verify, verify_quotes
+from citecheck.corpus import Corpus
 from citecheck.documents import Document, Page, Section, Segment, split_sources
 from citecheck.errors import (
     BackendError,
@@ -30,6 +31,7 @@ __all__ = [
     "Citation",
     "CitecheckError",
     "ConfigError",
+    "Corpus",
     "Document",
     "Evidence",
     "InputError",

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citecheck import registry
 from citecheck.documents import Document, Sources, as_documents
@@ -32,6 +32,9 @@ from citecheck.protocols import Embedder, Judge, Matcher
 from citecheck.report import DEFAULT_ACCEPTED, Report
 from citecheck.support import Grade, SupportAssessor
 from citecheck.support_model import FITTED_SUPPORT_MODEL, SupportModel
+
+if TYPE_CHECKING:
+    from citecheck.corpus import Corpus
 from citecheck.syntax import extract_citations
 from citecheck.text import normalize
 
@@ -78,8 +81,13 @@ class Verifier:
     the best sentences as evidence. Without a judge, ``support_model`` (fitted on public data,
     see :mod:`citecheck.support_model`) turns the best sentence's cosine and the claim's words
     and numbers near it into a probability of support; ``support_model=None`` grades by the bare
-    cosine. ``support_threshold`` and ``partial_threshold`` are the probability (0.5, 0.35 with
+    cosine. ``support_threshold`` and ``partial_threshold`` are the probability (0.55, 0.36 with
     the fitted model; 0.5, 0.25 from a judge) or the cosine (0.6, 0.4) those grades need.
+
+    With an ``index`` (a :class:`~citecheck.corpus.Corpus`), the documents it holds are sources
+    too; a cited source the index holds but whose text this process never saw is
+    ``UNCHECKED``, not ``NOT_FOUND``; and an excerpt or claim missing at its place is looked for
+    elsewhere among the ``index_candidates`` chunks closest in meaning, not in every document.
     """
 
     def __init__(
@@ -99,6 +107,8 @@ class Verifier:
         support_threshold: float | None = None,
         partial_threshold: float | None = None,
         support_model: SupportModel | None = FITTED_SUPPORT_MODEL,
+        index: Corpus | None = None,
+        index_candidates: int = 10,
     ) -> None:
         if not isinstance(threshold, int | float) or not 0.0 < threshold <= 1.0:
             raise ConfigError(f"threshold must be in (0, 1], got {threshold}")
@@ -128,6 +138,10 @@ class Verifier:
         if min_claim_words < 0:
             raise ConfigError(f"min_claim_words must be >= 0, got {min_claim_words}")
         self.min_claim_words = min_claim_words
+        if index_candidates < 1:
+            raise ConfigError(f"index_candidates must be positive, got {index_candidates}")
+        self.index = index
+        self.index_candidates = index_candidates
         self.support = (
             None
             if embedder is None and judge is None
@@ -151,6 +165,8 @@ class Verifier:
         if not isinstance(text, str):
             raise InputError(f"text must be str, got {type(text).__name__}")
         documents = as_documents(sources)
+        if self.index is not None:
+            documents = {**self.index.documents, **documents}
         citations, warnings = extract_citations(text, self.syntax)
         if self.require_citations and not citations:
             warnings = [*warnings, "the text has no citations, and citations are required"]
@@ -196,6 +212,15 @@ class Verifier:
 
     def _check(self, citation: Citation, documents: Mapping[str, Document]) -> Result:
         document = self._source(citation, documents)
+        if document is None and self.index is not None and self.index.exists(citation.source_id):
+            return Result(
+                citation,
+                Status.UNCHECKED,
+                0.5,
+                (),
+                f"the cited source {citation.source_id!r} exists in the index, but its text "
+                "was not given, so the excerpt could not be checked",
+            )
         if document is None:
             known = ", ".join(repr(k) for k in list(documents)[:10]) or "none"
             return Result(
@@ -397,6 +422,8 @@ class Verifier:
     ) -> _Match | None:
         if not self.search_elsewhere:
             return None
+        if self.index is not None:
+            return self._elsewhere_in_index(query, document, located, documents, quoted=quoted)
         candidates = ([document] if located else []) + [
             d for d in documents.values() if d.id != document.id
         ]
@@ -408,6 +435,29 @@ class Verifier:
                 match = self._match(query, candidate, None, quoted=quoted, matchers=(matcher,))
                 if match.found:
                     return match
+        return None
+
+    def _elsewhere_in_index(
+        self,
+        query: str,
+        document: Document,
+        located: bool,
+        documents: Mapping[str, Document],
+        *,
+        quoted: bool,
+    ) -> _Match | None:
+        """Match ``query`` around the chunks of the index closest to it in meaning: on a large
+        corpus, far cheaper than running the matchers over every document."""
+        assert self.index is not None
+        for hit in self.index.search(query, k=self.index_candidates):
+            candidate = documents.get(hit.source_id)
+            if candidate is None or (candidate.id == document.id and not located):
+                continue
+            margin = len(query)
+            around = Span(max(0, hit.start - margin), min(len(candidate.text), hit.end + margin))
+            match = self._match(query, candidate, around, quoted=quoted)
+            if match.found:
+                return match
         return None
 
     def _match(
