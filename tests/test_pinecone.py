@@ -572,3 +572,30 @@ def test_without_the_sdk_the_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setitem(sys.modules, "pinecone", None)
     with pytest.raises(MissingDependencyError, match=r"citecheck\[pinecone\]"):
         PineconeIndex("http://127.0.0.1:1", KEY)
+
+
+# -- a corpus on Pinecone, in the verifier --------------------------------------------------------
+
+
+def test_a_corpus_on_pinecone_verifies_and_an_outage_is_unchecked_not_a_phantom(
+    emulator: PineconeEmulator, sdk_client: Any, sleeps: Sleeps
+) -> None:
+    from citecheck import Corpus, Status, Verifier
+    from citecheck.testing import HashingEmbedder
+
+    index = PineconeIndex(emulator.host, KEY, client=sdk_client, sleep=sleeps, retries=1)
+    corpus = Corpus(HashingEmbedder(4), index)
+    paper = "[PAGE:3]\nRainfall fell by 12 percent.\n[PAGE:4]\nHospitals reported fewer cases.\n"
+    corpus.add({"paper": paper, "notes": "Farmers lost the harvest to the drought."})
+    assert corpus.add({"paper": paper}).unchanged == ("paper",), "the hash is read back"
+    [hit] = corpus.search("hospitals reported fewer cases", k=1, filter={"page": 4})
+    assert (hit.source_id, hit.page) == ("paper", 4)
+    assert type(hit.start) is int
+
+    later = Verifier(index=Corpus(HashingEmbedder(4), index))  # knows the ids, not the texts
+    text = '"Hospitals reported" [[paper:p4]]. "lost the harvest" [[paper:p3]].'
+    emulator.fail_next(503, times=100)
+    first, second = later.verify(text, {}).results
+    assert first.status is Status.UNCHECKED
+    assert second.status is Status.UNCHECKED
+    assert "503" in first.reason
