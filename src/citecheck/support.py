@@ -27,7 +27,6 @@ from citecheck.documents import Document
 from citecheck.errors import ConfigError
 from citecheck.judges import judge_many
 from citecheck.matchers.embedding import EmbeddingMatcher
-from citecheck.meaning import negation_counts, number_list
 from citecheck.model import Evidence, Span
 from citecheck.support_model import (
     FITTED_SUPPORT_MODEL,
@@ -181,14 +180,7 @@ class SupportAssessor:
 
 def conflicting_facts(claim: str, passage: str) -> str | None:
     """A number or a negation of ``claim`` that ``passage`` does not share, said in words."""
-    ours, theirs = normalize(claim), normalize(passage)
-    numbers = number_list(theirs)
-    missing = [n for n in number_list(ours) if n not in numbers]
-    if missing:
-        return f"the number {missing[0]} is not in the passage"
-    if negation_counts(ours) != negation_counts(theirs):
-        return "the claim and the passage differ in negation"
-    return None
+    return support_signals(claim, Span(0, len(passage)), passage, 0.0).conflict()
 
 
 def _by_shared_words(

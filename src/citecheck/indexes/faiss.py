@@ -23,16 +23,17 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.errors import ConfigError, InputError, MissingDependencyError
 from citecheck.indexes.filters import Filter, check_filter, matches
-from citecheck.indexes.memory import check_k, copy_metadata
 from citecheck.indexes.records import (
     METRICS,
     Hit,
     MetadataValue,
     Record,
     check_ids,
+    check_k,
     check_metadata,
     check_records,
     check_vector,
+    copy_metadata,
 )
 
 if TYPE_CHECKING:

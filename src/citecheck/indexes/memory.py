@@ -21,8 +21,10 @@ from citecheck.indexes.records import (
     MetadataValue,
     Record,
     check_ids,
+    check_k,
     check_records,
     check_vector,
+    copy_metadata,
 )
 
 if TYPE_CHECKING:
@@ -33,17 +35,6 @@ __all__ = ["MemoryIndex"]
 
 _FORMAT = "citecheck-memory-index"
 _FORMAT_VERSION = 1
-
-
-def check_k(k: object) -> int:
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        raise InputError(f"k must be a positive integer, got {k!r}")
-    return k
-
-
-def copy_metadata(metadata: Mapping[str, MetadataValue]) -> dict[str, MetadataValue]:
-    """A copy the caller may change without changing the index."""
-    return {key: list(v) if isinstance(v, list) else v for key, v in metadata.items()}
 
 
 class MemoryIndex:

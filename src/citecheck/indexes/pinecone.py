@@ -43,13 +43,13 @@ from citecheck.errors import (
     RecordError,
 )
 from citecheck.indexes.filters import Filter, check_filter
-from citecheck.indexes.memory import check_k
 from citecheck.indexes.records import (
     METRICS,
     Hit,
     MetadataValue,
     Record,
     check_ids,
+    check_k,
     check_records,
     check_vector,
 )

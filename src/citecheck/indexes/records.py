@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias
 
-from citecheck.errors import RecordError
+from citecheck.errors import InputError, RecordError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,9 +24,11 @@ __all__ = [
     "MetadataValue",
     "Record",
     "check_ids",
+    "check_k",
     "check_metadata",
     "check_records",
     "check_vector",
+    "copy_metadata",
 ]
 
 MetadataValue: TypeAlias = str | int | float | bool | list[str]
@@ -145,3 +147,15 @@ def check_records(
         ids.append(rid)
     matrix = np.stack(vectors) if vectors else np.zeros((0, dimension or 0), dtype=np.float32)
     return ids, matrix, metadata
+
+
+def check_k(k: object) -> int:
+    """``k`` of a search: a positive integer (a bool is not one)."""
+    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+        raise InputError(f"k must be a positive integer, got {k!r}")
+    return k
+
+
+def copy_metadata(metadata: Mapping[str, MetadataValue]) -> dict[str, MetadataValue]:
+    """A copy the caller may change without changing the index."""
+    return {key: list(v) if isinstance(v, list) else v for key, v in metadata.items()}
