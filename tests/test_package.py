@@ -16,6 +16,7 @@ from citecheck.errors import (
     LocationError,
     MissingDependencyError,
     SourceError,
+    StructureMapError,
     UnknownBackendError,
 )
 
@@ -43,15 +44,18 @@ def test_public_names_are_pinned() -> None:
             "SourceError",
             "Span",
             "Status",
+            "StructureMapError",
             "UnknownBackendError",
             "Verifier",
             "__version__",
+            "evaluate_dataset",
             "extract",
             "locate",
             "split_sources",
             "validate_records",
             "verify",
             "verify_quotes",
+            "verify_references",
         ]
     )
     for name in citecheck.__all__:
@@ -62,7 +66,7 @@ def test_importing_citecheck_stays_light() -> None:
     code = (
         "import sys, citecheck; "
         "heavy = [m for m in ('numpy', 'rapidfuzz', 'markdown_it', 'pypdf', 'torch', 'faiss', "
-        "'pinecone') if m in sys.modules]; print(heavy)"
+        "'pinecone', 'pythonbible') if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -71,7 +75,7 @@ def test_importing_citecheck_stays_light() -> None:
 def test_error_tree() -> None:
     for error in (InputError, UnknownBackendError, MissingDependencyError, BackendError):
         assert issubclass(error, CitecheckError)
-    for error in (LocationError, SourceError, ConfigError):
+    for error in (LocationError, SourceError, ConfigError, StructureMapError):
         assert issubclass(error, InputError)
         assert issubclass(error, ValueError)
     assert issubclass(UnknownBackendError, LookupError)

@@ -18,11 +18,13 @@ from citecheck.errors import (
     LocationKindError,
     MissingDependencyError,
     SourceError,
+    StructureMapError,
     UnknownBackendError,
 )
 from citecheck.locations import Location
 from citecheck.model import Citation, Evidence, Result, Span, Status
 from citecheck.records import validate_records
+from citecheck.references import evaluate_dataset, verify_references
 from citecheck.report import Report
 from citecheck.verifier import Verifier
 
@@ -47,15 +49,18 @@ __all__ = [
     "SourceError",
     "Span",
     "Status",
+    "StructureMapError",
     "UnknownBackendError",
     "Verifier",
     "__version__",
+    "evaluate_dataset",
     "extract",
     "locate",
     "split_sources",
     "validate_records",
     "verify",
     "verify_quotes",
+    "verify_references",
 ]
 
 __version__ = "0.1.0"

@@ -6,14 +6,19 @@
 and writes one row per quote (exit 0 when the run completes, 2 on bad input).
 ``citecheck records INPUT.json -o OUTPUT.json [--config FILE]`` labels the citations of a batch
 of records (exit 0 when the run completes, even if some records failed; 2 on bad input).
+``citecheck refs check|coverage|eval`` checks structured references (``[Bala Kanda 1.1]``):
+one answer (exit 0 on PASS, 1 otherwise), the strings a scheme's patterns miss, or a golden
+dataset (exit 0 when no item failed).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from citecheck import __version__
 from citecheck.documents.files import load_paths
@@ -79,7 +84,55 @@ def _parser() -> argparse.ArgumentParser:
     records.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
+    _refs_parser(commands)
     return parser
+
+
+def _refs_parser(commands: Any) -> None:
+    refs = commands.add_parser(
+        "refs",
+        help="structured references: check an answer, list unparsed look-alikes, evaluate a set",
+        description="Structured references such as [Bala Kanda 1.1] or John 3:16.",
+    ).add_subparsers(dest="refs_command", required=True)
+
+    def common(command: argparse.ArgumentParser, against: bool = True) -> None:
+        command.add_argument(
+            "--scheme", default="valmiki_ramayana", help="valmiki_ramayana (default) or bible"
+        )
+        if against:
+            command.add_argument("--map", type=Path, help="a structure map (JSON) to check against")
+            command.add_argument(
+                "--texts",
+                type=Path,
+                help="verse texts for quotes: a JSON object of reference -> text, or the "
+                "Valmiki Ramayana 'sargas' directory",
+            )
+
+    check = refs.add_parser("check", help="check the references of one answer")
+    check.add_argument("answer", type=Path, help="the answer ('-' reads stdin)")
+    common(check)
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument(
+        "--require-citations", action="store_true", help="fail an answer that cites nothing"
+    )
+    coverage = refs.add_parser(
+        "coverage", help="list strings that look like references but were not parsed"
+    )
+    coverage.add_argument("file", type=Path, help="a text file ('-' reads stdin)")
+    common(coverage, against=False)
+    evaluate = refs.add_parser("eval", help="evaluate a golden dataset (JSON Lines)")
+    evaluate.add_argument("golden", type=Path, help="one JSON object per line with an answer")
+    common(evaluate)
+    evaluate.add_argument("--log", type=Path, help="per-item log (default: GOLDEN.log.jsonl)")
+    evaluate.add_argument(
+        "--policy",
+        action="append",
+        default=[],
+        metavar="TEMPLATE=POLICY",
+        help="required or optional citations per template (default T1=required, T3=optional)",
+    )
+    evaluate.add_argument("--answer-field", default="answer", help="field of the answer text")
+    evaluate.add_argument("--template-field", default="template", help="field of the template")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -89,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _quotes(args)
     if args.command == "records":
         return _records(args)
+    if args.command == "refs":
+        return _refs(args)
     try:
         text = (
             sys.stdin.read() if str(args.answer) == "-" else args.answer.read_text(encoding="utf-8")
@@ -151,7 +206,6 @@ def _quotes(args: argparse.Namespace) -> int:
 
 
 def _records(args: argparse.Namespace) -> int:
-    import json
     from collections import Counter
 
     from citecheck.records import RecordConfig, validate_records
@@ -185,6 +239,89 @@ def _records(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{n} {label}" for label, n in labels.most_common()) or "no citations"
     print(f"{len(done)} records ({failed} with errors): {counts}; written to {target}")
     return 0
+
+
+def _refs(args: argparse.Namespace) -> int:
+    from citecheck.references import (
+        DEFAULT_POLICIES,
+        ReferenceExtractor,
+        ReferenceVerifier,
+        evaluate_dataset,
+        scheme_named,
+    )
+
+    try:
+        scheme = scheme_named(args.scheme)
+        if args.refs_command == "coverage":
+            text = _read(args.file)
+            extractor = ReferenceExtractor(scheme)
+            mentions, _ = extractor.extract(text)
+            missed = extractor.lookalikes(text, mentions)
+            count = sum(len(m.references) for m in mentions)
+            print(f"{count} references parsed in {len(mentions)} mentions")
+            unknown = sorted({r.book for m in mentions for r in m.references if not r.known})
+            if unknown:
+                print(f"names that are not {scheme.levels[0]}s: {', '.join(unknown)}")
+            print(f"{len(missed)} look like references but were not parsed:")
+            for item in missed:
+                print(f"  line {item.line}: {item.text}")
+            return 0
+        verifier = ReferenceVerifier(
+            scheme,
+            args.map,
+            texts=_reference_texts(args.texts),
+            require_citations=getattr(args, "require_citations", False),
+        )
+        if args.refs_command == "check":
+            report = verifier.verify(_read(args.answer))
+            print(
+                json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
+                if args.json
+                else report.to_text()
+            )
+            return 0 if report.result == "PASS" else 1
+        policies = dict(DEFAULT_POLICIES)
+        for item in args.policy:
+            template, _, policy = item.partition("=")
+            if policy not in ("required", "optional"):
+                raise CitecheckError(f"--policy {item!r}: use TEMPLATE=required or optional")
+            policies[template] = policy
+        evaluation = evaluate_dataset(
+            args.golden,
+            verifier=verifier,
+            policies=policies,
+            answer_field=args.answer_field,
+            template_field=args.template_field,
+        )
+        log = args.log or Path(args.golden.name).with_suffix(".log.jsonl")
+        evaluation.write_log(log)
+    except (CitecheckError, OSError, UnicodeDecodeError) as exc:
+        print(f"citecheck: error: {exc}", file=sys.stderr)
+        return 2
+    print(evaluation.to_text())
+    print(f"per-item log: {log}")
+    return 0 if evaluation.summary()["failed"] == 0 else 1
+
+
+def _read(path: Path) -> str:
+    return sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+
+
+def _reference_texts(path: Path | None) -> dict[str, str] | None:
+    """Verse texts from a JSON object file, or from a Valmiki Ramayana ``sargas`` directory."""
+    if path is None:
+        return None
+    if path.is_dir():
+        from citecheck.references import load_valmiki_shlokas
+
+        return load_valmiki_shlokas(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise CitecheckError(f"{path} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise CitecheckError(f"{path} must be a JSON object of reference -> text")
+    return data
 
 
 _STATUSES = {"verified", "partial", "wrong_location", "unsupported", "not_found", "unchecked"}

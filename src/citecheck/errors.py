@@ -9,6 +9,7 @@ against ``ValueError`` or ``ImportError`` keeps working::
     │   ├── LocationError                   a location that cannot be parsed or does not exist
     │   │   └── LocationKindError           the source has no pages / sections / timings at all
     │   ├── SourceError                     sources that are not text, duplicate document ids, …
+    │   ├── StructureMapError               a structure map (or its file) that is malformed
     │   └── ConfigError                     an unknown or invalid option
     ├── UnknownBackendError (LookupError)   no backend registered under that name
     ├── MissingDependencyError (ImportError) an optional extra is not installed
@@ -26,6 +27,7 @@ __all__ = [
     "LocationKindError",
     "MissingDependencyError",
     "SourceError",
+    "StructureMapError",
     "UnknownBackendError",
 ]
 
@@ -49,6 +51,11 @@ class LocationKindError(LocationError):
 
 class SourceError(InputError):
     """The sources are unusable: not text, duplicate ids, a key that disagrees with its document."""
+
+
+class StructureMapError(InputError):
+    """A structure map of a reference scheme (or its file) is malformed: a book the scheme does
+    not know, a count that is not a non-negative integer, sargas out of order."""
 
 
 class ConfigError(InputError):

@@ -8,7 +8,7 @@ contract.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -16,8 +16,10 @@ if TYPE_CHECKING:
     from citecheck.indexes.filters import Filter
     from citecheck.indexes.records import Hit, Record
     from citecheck.model import Evidence, Marker, Span
+    from citecheck.references.catalogs import Presence
+    from citecheck.references.scheme import StructuredReference
 
-__all__ = ["CitationSyntax", "Embedder", "Index", "Judge", "Matcher"]
+__all__ = ["CitationSyntax", "Embedder", "Index", "Judge", "Matcher", "ReferenceCatalog"]
 
 
 @runtime_checkable
@@ -117,4 +119,23 @@ class Index(Protocol):
 
     def count(self) -> int:
         """How many records the index holds."""
+        ...
+
+
+@runtime_checkable
+class ReferenceCatalog(Protocol):
+    """Says which structured references exist (``Bala 1.5``, ``John 3:16``), many at a time.
+
+    ``lookup`` answers for every reference given, in one batch where the backend allows:
+    :class:`~citecheck.references.Presence` ``exists`` True, False (with a reason such as
+    "Bala sarga 1 has 100 shlokas") or ``None`` when it could not check, and the text standing
+    there when it has it. Built in: a structure map, any :class:`Index`, ``pythonbible``.
+    """
+
+    name: str
+
+    def lookup(
+        self, references: Sequence[StructuredReference]
+    ) -> Mapping[StructuredReference, Presence]:
+        """The presence of each reference."""
         ...

@@ -2,7 +2,9 @@
 third-party ones through entry points (one name loaded at a time).
 
 Groups: ``matchers`` (entry points ``citecheck.matchers``), ``syntaxes``
-(``citecheck.syntaxes``) and ``indexes`` (``citecheck.indexes``). A name nobody registered raises
+(``citecheck.syntaxes``), ``indexes`` (``citecheck.indexes``) and ``schemes``
+(``citecheck.schemes``: reference schemes, each a function returning a
+:class:`~citecheck.references.ReferenceScheme`). A name nobody registered raises
 :class:`~citecheck.errors.UnknownBackendError` listing the names that are known.
 """
 
@@ -34,11 +36,13 @@ _BUILTINS: dict[str, dict[str, str]] = {
         "faiss": "citecheck.indexes.faiss:FaissIndex",
         "pinecone": "citecheck.indexes.pinecone:PineconeIndex",
     },
+    "schemes": {
+        "valmiki_ramayana": "citecheck.references.builtin:valmiki_ramayana",
+        "bible": "citecheck.references.builtin:bible",
+    },
 }
-_REQUIRED_METHOD = {"matchers": "find", "syntaxes": "scan", "indexes": "search"}
-
-
-_SINGULAR = {"matchers": "matcher", "syntaxes": "syntax", "indexes": "index"}
+_REQUIRED_METHOD = {"matchers": "find", "syntaxes": "scan", "indexes": "search", "schemes": "book"}
+_SINGULAR = {"matchers": "matcher", "syntaxes": "syntax", "indexes": "index", "schemes": "scheme"}
 
 
 def _group(group: str) -> dict[str, str]:

@@ -12,8 +12,9 @@ Subclass a suite in your test module and provide its fixture::
 Importing this package needs pytest.
 """
 
+from citecheck.testing.catalogs import CatalogConformance
 from citecheck.testing.fakes import HashingEmbedder
 from citecheck.testing.indexes import IndexConformance
 from citecheck.testing.matchers import MatcherConformance
 
-__all__ = ["HashingEmbedder", "IndexConformance", "MatcherConformance"]
+__all__ = ["CatalogConformance", "HashingEmbedder", "IndexConformance", "MatcherConformance"]

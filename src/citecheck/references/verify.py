@@ -1,0 +1,280 @@
+"""Structured references in an answer → one verdict each, and PASS / FAIL for the answer.
+
+Every reference is extracted and normalised by the scheme, duplicates (and the references of
+many answers, with :meth:`ReferenceVerifier.verify_many`) are looked up once in one batched
+call, and a reference that carries a quotation (``"…" [Bala 1.1.5]``) has the quote checked
+in the text standing there with the core matchers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from citecheck import registry
+from citecheck.documents import Document
+from citecheck.errors import ConfigError, InputError
+from citecheck.model import Citation, Evidence, Marker, Reference, Result, Span, Status
+from citecheck.protocols import Index, Matcher, ReferenceCatalog
+from citecheck.references.catalogs import Presence, StructureMap
+from citecheck.references.extract import Mention, ReferenceExtractor
+from citecheck.references.report import ReferenceReport
+from citecheck.references.scheme import ReferenceScheme, StructuredReference
+from citecheck.syntax.excerpts import Attachment, attach
+from citecheck.verifier import Verifier
+
+__all__ = ["Against", "ReferenceVerifier", "scheme_named", "verify_references"]
+
+Against = ReferenceCatalog | Mapping[str, Any] | str | Path | Any
+"""A catalog, an :class:`~citecheck.protocols.Index`, a structure map (mapping or JSON file),
+or ``"pythonbible"``."""
+
+
+def scheme_named(scheme: ReferenceScheme | str) -> ReferenceScheme:
+    """A scheme object, or the one registered under that name (``valmiki_ramayana``, ``bible``)."""
+    if isinstance(scheme, ReferenceScheme):
+        return scheme
+    if not isinstance(scheme, str):
+        raise ConfigError(f"scheme must be a ReferenceScheme or a name, not {scheme!r}")
+    made = registry.create("schemes", scheme)
+    if not isinstance(made, ReferenceScheme):
+        raise ConfigError(f"the scheme {scheme!r} is not a ReferenceScheme: {made!r}")
+    return made
+
+
+def catalog_for(against: Against, scheme: ReferenceScheme) -> ReferenceCatalog:
+    """The catalog ``against`` describes (see :data:`Against`)."""
+    if against is None:
+        if scheme.name == "bible":
+            from citecheck.references.bible import PythonBibleCatalog
+
+            return PythonBibleCatalog(scheme)
+        raise ConfigError(
+            f"say what to check {scheme.name!r} references against: a structure map, "
+            "a map file, an index or a catalog (against=...)"
+        )
+    if isinstance(against, str) and against == "pythonbible":
+        from citecheck.references.bible import PythonBibleCatalog
+
+        return PythonBibleCatalog(scheme)
+    if isinstance(against, str | Path):
+        return StructureMap.from_file(against, scheme)
+    if isinstance(against, Mapping):
+        return StructureMap(scheme, against)
+    if callable(getattr(against, "lookup", None)):
+        catalog: ReferenceCatalog = against
+        return catalog
+    if isinstance(against, Index):
+        from citecheck.references.index_catalog import IndexCatalog
+
+        return IndexCatalog(against, scheme)
+    raise ConfigError(
+        f"cannot check references against {against!r}: give a StructureMap, a map file, "
+        "an index, a catalog with lookup(), or 'pythonbible'"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    text: str
+    mentions: tuple[Mention, ...]
+    attachments: tuple[Attachment, ...]
+    warnings: tuple[str, ...]
+
+
+class ReferenceVerifier:
+    """Checks the structured references of answers against one catalog; build once, reuse.
+
+    ``against`` is a :class:`~citecheck.references.StructureMap`, a map file, any index
+    (checked by deterministic ids; wrap it in :class:`~citecheck.references.IndexCatalog` for
+    metadata), a catalog, or ``"pythonbible"`` (the default for the ``bible`` scheme).
+    ``texts`` maps canonical references (``"Bala 1.5"``) to their text, for quotes, when the
+    catalog has none. ``matchers`` and ``threshold`` check quotes as :class:`~citecheck.Verifier`
+    does. ``require_citations`` fails an answer that cites nothing.
+    """
+
+    def __init__(
+        self,
+        scheme: ReferenceScheme | str = "valmiki_ramayana",
+        against: Against = None,
+        *,
+        texts: Mapping[str, str] | None = None,
+        matchers: Sequence[str | Matcher] = ("exact", "fuzzy"),
+        threshold: float = 0.8,
+        require_citations: bool = False,
+        max_range: int = 1000,
+    ) -> None:
+        self.scheme = scheme_named(scheme)
+        self.catalog = catalog_for(against, self.scheme)
+        self.extractor = ReferenceExtractor(self.scheme, max_range=max_range)
+        self.texts = dict(texts or {})
+        self.require_citations = require_citations
+        self._quotes = Verifier(matchers, threshold=threshold, search_elsewhere=False)
+
+    def __repr__(self) -> str:
+        return f"ReferenceVerifier({self.scheme.name!r}, against={self.catalog!r})"
+
+    def verify(self, text: str) -> ReferenceReport:
+        """The report on the references in ``text``."""
+        return self.verify_many([text])[0]
+
+    def verify_many(self, texts: Iterable[str]) -> list[ReferenceReport]:
+        """One report per text; the references of all of them are looked up together."""
+        parsed = [self._parse(text) for text in texts]
+        wanted = list(
+            dict.fromkeys(
+                ref
+                for item in parsed
+                for mention in item.mentions
+                if mention.problem is None
+                for ref in mention.references
+            )
+        )
+        presences = self._lookup(wanted)
+        return [self._report(item, presences) for item in parsed]
+
+    # -- steps ----------------------------------------------------------------------------
+
+    def _parse(self, text: str) -> _Parsed:
+        if not isinstance(text, str):
+            raise InputError(f"an answer must be a string, got {type(text).__name__}")
+        mentions, warnings = self.extractor.extract(text)
+        markers = [
+            Marker(_bracketed(text, m.span), m.raw, self.scheme.name, (Reference(m.raw),))
+            for m in mentions
+        ]
+        return _Parsed(text, tuple(mentions), tuple(attach(text, markers)), tuple(warnings))
+
+    def _lookup(self, references: list[StructuredReference]) -> dict[StructuredReference, Presence]:
+        if not references:
+            return {}
+        try:
+            found = dict(self.catalog.lookup(references))
+        except Exception as exc:  # the catalog failed as a whole: nothing was checked
+            reason = f"could not check: the catalog failed ({type(exc).__name__}: {exc})"
+            return {ref: Presence(None, reason) for ref in references}
+        for ref in references:
+            if ref not in found:
+                found[ref] = Presence(None, f"the catalog gave no answer for {ref.canonical}")
+        return found
+
+    def _report(
+        self, item: _Parsed, presences: Mapping[StructuredReference, Presence]
+    ) -> ReferenceReport:
+        results: list[Result] = []
+        quote_cache: dict[tuple[str, str], Result] = {}
+        for mention, attachment in zip(item.mentions, item.attachments, strict=True):
+            quote_result = None
+            if attachment.excerpt and mention.problem is None:
+                quote_result = self._quote(mention, attachment.excerpt, presences, quote_cache)
+            for ref in mention.references:
+                citation = Citation(
+                    source_id=ref.canonical,
+                    excerpt=attachment.excerpt,
+                    claim=attachment.claim,
+                    span=mention.span,
+                    raw=mention.raw,
+                    syntax=self.scheme.name,
+                    text_span=attachment.text_span,
+                )
+                if mention.problem is not None:
+                    results.append(Result(citation, Status.NOT_FOUND, 0.0, (), mention.problem))
+                    continue
+                results.append(self._verdict(citation, ref, presences[ref], quote_result))
+        warnings = list(item.warnings)
+        if self.require_citations and not item.mentions:
+            warnings.append("the answer cites nothing, and citations are required")
+        return ReferenceReport(
+            tuple(results),
+            tuple(warnings),
+            require_citations=self.require_citations,
+            scheme=self.scheme.name,
+        )
+
+    def _verdict(
+        self,
+        citation: Citation,
+        ref: StructuredReference,
+        presence: Presence,
+        quote_result: Result | None,
+    ) -> Result:
+        if presence.exists is None:
+            return Result(citation, Status.UNCHECKED, 0.5, (), presence.reason)
+        if not presence.exists:
+            return Result(citation, Status.NOT_FOUND, 0.0, (), presence.reason)
+        if citation.excerpt is None:
+            text = presence.text or self.texts.get(ref.canonical)
+            evidence = (
+                (Evidence(ref.canonical, 0, len(text), text, 1.0, self.catalog.name),)
+                if text
+                else ()
+            )
+            return Result(citation, Status.VERIFIED, 1.0, evidence, presence.reason)
+        assert quote_result is not None  # an excerpt of a mention without problem is checked
+        reason = quote_result.reason
+        if quote_result.status is not Status.UNCHECKED:
+            joint = "and" if quote_result.status is Status.VERIFIED else "but"
+            reason = f"{presence.reason}, {joint} {reason}"
+        return Result(
+            citation,
+            quote_result.status,
+            quote_result.confidence,
+            quote_result.evidence,
+            reason,
+        )
+
+    def _quote(
+        self,
+        mention: Mention,
+        quote: str,
+        presences: Mapping[StructuredReference, Presence],
+        cache: dict[tuple[str, str], Result],
+    ) -> Result:
+        """The quote checked in the text of the mention's references, joined in order."""
+        refs = [ref for ref in mention.references if presences[ref].exists]
+        texts = [presences[ref].text or self.texts.get(ref.canonical) for ref in refs]
+        name = refs[0].canonical if len(refs) == 1 else f"{refs[0].canonical}–{refs[-1].canonical}"
+        citation = Citation(name, excerpt=quote)
+        if not refs:
+            return Result(citation, Status.UNCHECKED, 0.5, (), "nothing to check the quote in")
+        if any(text is None for text in texts):
+            missing = [ref.canonical for ref, text in zip(refs, texts, strict=True) if not text]
+            reason = (
+                f"{', '.join(missing)} exists, but no text of it was given, so the quote "
+                "could not be checked (give texts= or an index with text metadata)"
+            )
+            return Result(citation, Status.UNCHECKED, 0.5, (), reason)
+        key = (name, quote)
+        if key not in cache:
+            document = Document(name, "\n".join(t for t in texts if t is not None))
+            cache[key] = self._quotes.check(citation, {name: document})
+        return cache[key]
+
+
+def _bracketed(text: str, span: Span) -> Span:
+    """``span`` widened over the brackets right around it, so that a quote before
+    ``"…" [Bala 1.1]`` belongs to the reference as it does to a marker."""
+    start, end = span.start, span.end
+    before = len(text[:start].rstrip(" \t"))
+    if before and text[before - 1] in "[(":
+        start = before - 1
+    after = len(text) - len(text[end:].lstrip(" \t"))
+    if after < len(text) and text[after] in "])":
+        end = after + 1
+    return Span(start, end)
+
+
+def verify_references(
+    text: str,
+    *,
+    scheme: ReferenceScheme | str = "valmiki_ramayana",
+    against: Against = None,
+    **options: Any,
+) -> ReferenceReport:
+    """Check every structured reference in ``text``: PASS, FAIL with the phantom citations, or
+    UNCHECKED when the catalog could not answer. ``options`` are those of
+    :class:`ReferenceVerifier` (``texts``, ``matchers``, ``threshold``, ``require_citations``,
+    ``max_range``)."""
+    return ReferenceVerifier(scheme, against, **options).verify(text)

