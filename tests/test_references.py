@@ -167,6 +167,8 @@ def test_unknown_names_only_where_a_reference_was_clearly_meant() -> None:
     ("text", "problem"),
     [
         ("Bala 0.4", "starts at 1"),
+        ("Bala -1.5", "negative"),
+        ("[Ayodhya −2.3]", "negative"),
         ("Bala 1.12345678901234567890123", "23 digits"),
         ("Bala 1.5-3", "backwards"),
         ("Sundara 3.15.30", "Sundara is kanda 5, not 3"),

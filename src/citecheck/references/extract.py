@@ -83,7 +83,9 @@ class ReferenceExtractor:
         self.max_range = max_range
         seps = "".join(re.escape(s) for s in scheme.separators)
         tail = rf"\d+(?:[{seps}]\d+)*"
-        self._tail = re.compile(rf"(?<![\w{seps}]){tail}(?![{seps}]?\d)")
+        self._tail = re.compile(
+            rf"(?<![\w{seps}])(?P<minus>(?<=\s)[-\u2212])?(?P<tail>{tail})(?![{seps}]?\d)"
+        )
         self._range_end = re.compile(rf"[ \t]?[{DASHES}][ \t]?({tail})(?![{seps}]?\d)")
         self._list_item = re.compile(
             rf"[ \t]?[,;][ \t]?(?:and[ \t]+)?({tail})(?![{seps}]?\d)|[ \t]+and[ \t]+({tail})"
@@ -155,8 +157,7 @@ class ReferenceExtractor:
             if named is None:
                 continue
             name_start, book, written = named
-            numbers = match.group()
-            full = self._split(numbers)
+            full = self._split(match.group("tail"))
             depth = self.scheme.depth
             if book is None and written is None:  # a work name: the first number is the book
                 if len(full) != depth + 1:
@@ -168,6 +169,14 @@ class ReferenceExtractor:
             if book is None and written is not None and not self._unknown_allowed(text, span):
                 continue
             position = max(position, mention_end)
+            if match.group("minus"):
+                raw = text[span.start : span.end]
+                name = book.name if book is not None else (written or "?")
+                shown = " ".join(raw.split())
+                ref = StructuredReference(self.scheme.name, name, (), book is not None, shown)
+                problem = "a negative number cannot cite anything"
+                yield Mention(span, raw, (ref,), problem), []
+                continue
             yield self._mention(text, span, book, written, [full, *items], notes)
 
     def _name_before(
