@@ -38,6 +38,7 @@ pytestmark = pytest.mark.skipif(
 
 SCHEME = valmiki_ramayana()
 PHANTOMS = "[Bala 1.999] (Bala 78.1) Ramayana 8.1.1 [Sundara 68.100] (Uttara 112.1)"
+PHANTOM_CANONICALS = ["Bala 1.999", "Bala 78.1", "Ramayana 8.1.1", "Sundara 68.100", "Uttara 112.1"]
 
 
 @pytest.fixture(scope="module")
@@ -67,13 +68,7 @@ def test_every_shloka_exists(structure: StructureMap, every_reference: str) -> N
 def test_phantoms_do_not_exist(structure: StructureMap) -> None:
     report = ReferenceVerifier(SCHEME, structure).verify(PHANTOMS)
     assert report.result == "FAIL"
-    assert report.phantom_citations == [
-        "Bala 1.999",
-        "Bala 78.1",
-        "Ramayana 8.1.1",
-        "Sundara 68.100",
-        "Uttara 112.1",
-    ]
+    assert report.phantom_citations == PHANTOM_CANONICALS
     reasons = [r.reason for r in report]
     assert reasons[0] == "Bala sarga 1 has 100 shlokas"
     assert reasons[1] == "Bala has 77 sargas"
@@ -86,8 +81,16 @@ def test_a_real_shloka_is_quoted_where_it_stands(structure: StructureMap) -> Non
     texts = load_valmiki_shlokas(DATA)
     first_line = texts["Sundara 15.30"].splitlines()[0].rstrip(" ।")
     verifier = ReferenceVerifier(SCHEME, structure, texts=texts)
-    report = verifier.verify(f'"{first_line}" [Sundara 15.30] and "{first_line}" [Sundara 15.31]')
-    assert [r.status for r in report] == [Status.VERIFIED, Status.UNSUPPORTED]
+    report = verifier.verify(
+        f'"{first_line}" [Sundara 15.30], "{first_line}" [Sundara 15.31], "{first_line}" [Bala 1.1]'
+    )
+    assert [r.status for r in report] == [
+        Status.VERIFIED,
+        Status.WRONG_LOCATION,  # the next shloka: a wrong number, not a fabrication
+        Status.UNSUPPORTED,  # another kanda: not looked for
+    ]
+    assert "stands in Sundara 15.30, not in Sundara 15.31" in report.results[1].reason
+    assert report.phantom_citations == []
 
 
 def shloka_records(structure: StructureMap) -> list[Record]:
@@ -115,13 +118,7 @@ def test_the_same_through_the_memory_index(structure: StructureMap, every_refere
     assert verifier.verify(every_reference).result == "PASS"
     assert max(index.fetched) <= 1000
     assert len(index.fetched) == 24  # 23,581 ids, a thousand a request
-    assert verifier.verify(PHANTOMS).phantom_citations == [
-        "Bala 1.999",
-        "Bala 78.1",
-        "Ramayana 8.1.1",
-        "Sundara 68.100",
-        "Uttara 112.1",
-    ]
+    assert verifier.verify(PHANTOMS).phantom_citations == PHANTOM_CANONICALS
 
 
 @pytest.fixture(scope="module")
@@ -148,13 +145,7 @@ def test_the_same_through_pinecone(pinecone_index: tuple[Any, Any], every_refere
     assert len(emulator.requests) - before == len(fetches) == 24
     assert max(r.ids for r in fetches) <= 1000
     report = verifier.verify(PHANTOMS)
-    assert report.phantom_citations == [
-        "Bala 1.999",
-        "Bala 78.1",
-        "Ramayana 8.1.1",
-        "Sundara 68.100",
-        "Uttara 112.1",
-    ]
+    assert report.phantom_citations == PHANTOM_CANONICALS
 
 
 def test_a_pinecone_outage_is_unchecked(pinecone_index: tuple[Any, Any]) -> None:

@@ -124,6 +124,15 @@ def test_a_quote_is_checked_at_the_verse() -> None:
     assert report.phantom_citations == []
 
 
+def test_a_quote_at_the_wrong_verse_of_the_sarga_is_a_wrong_location() -> None:
+    texts = {**TEXTS, "Bala 1.6": "Narada, hearing this, spoke with delight"}
+    verifier = ReferenceVerifier("valmiki_ramayana", MAP, texts=texts)
+    result = verifier.verify('"Narada, hearing this, spoke" [Bala 1.5]').results[0]
+    assert result.status is Status.WRONG_LOCATION
+    assert result.evidence[0].source_id == "Bala 1.6"
+    assert result.reason == ("Bala 1.5 exists, but the excerpt stands in Bala 1.6, not in Bala 1.5")
+
+
 def test_a_quote_without_text_is_unchecked() -> None:
     report = verify_references('"some words here" [Bala 1.6]', against=MAP)
     assert report.results[0].status is Status.UNCHECKED

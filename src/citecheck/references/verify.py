@@ -27,6 +27,11 @@ from citecheck.verifier import Verifier
 
 __all__ = ["Against", "ReferenceVerifier", "scheme_named", "verify_references"]
 
+NEIGHBOURS = 300
+"""How many verses of the cited sarga or chapter a misplaced quote is looked for in (the
+longest sarga of the Valmiki Ramayana has 213 shlokas, the longest chapter of the Bible 176
+verses)."""
+
 Against = ReferenceCatalog | Mapping[str, Any] | str | Path | Any
 """A catalog, an :class:`~citecheck.protocols.Index`, a structure map (mapping or JSON file),
 or ``"pythonbible"``."""
@@ -249,8 +254,36 @@ class ReferenceVerifier:
         key = (name, quote)
         if key not in cache:
             document = Document(name, "\n".join(t for t in texts if t is not None))
-            cache[key] = self._quotes.check(citation, {name: document})
+            result = self._quotes.check(citation, {name: document})
+            if result.status is Status.UNSUPPORTED and len(refs) == 1:
+                result = self._nearby(result, refs[0], quote) or result
+            cache[key] = result
         return cache[key]
+
+    def _nearby(self, result: Result, cited: StructuredReference, quote: str) -> Result | None:
+        """The quote missing at ``cited`` looked for in the other verses of the same sarga
+        (chapter): right words, wrong verse number is ``WRONG_LOCATION``, not a fabrication."""
+        if len(cited.numbers) != self.scheme.depth:
+            return None
+        parent = cited.numbers[:-1]
+        siblings = [
+            self.scheme.reference(cited.book, (*parent, n))
+            for n in range(1, NEIGHBOURS + 1)
+            if n != cited.numbers[-1]
+        ]
+        found = self._lookup(siblings)
+        documents = {
+            ref.canonical: Document(ref.canonical, text)
+            for ref in siblings
+            if found[ref].exists and (text := found[ref].text or self.texts.get(ref.canonical))
+        }
+        evidence = self._quotes.locate(quote, documents) if documents else []
+        if not evidence:
+            return None
+        best = evidence[0]
+        reason = f"the excerpt stands in {best.source_id}, not in {cited.canonical}"
+        confidence = 0.3 * best.score
+        return Result(result.citation, Status.WRONG_LOCATION, confidence, evidence[:5], reason)
 
 
 def _bracketed(text: str, span: Span) -> Span:
