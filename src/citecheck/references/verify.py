@@ -282,8 +282,8 @@ class ReferenceVerifier:
             return None
         best = evidence[0]
         reason = f"the excerpt stands in {best.source_id}, not in {cited.canonical}"
-        confidence = 0.3 * best.score
-        return Result(result.citation, Status.WRONG_LOCATION, confidence, evidence[:5], reason)
+        shown = tuple(evidence[:5])
+        return Result(result.citation, Status.WRONG_LOCATION, 0.3 * best.score, shown, reason)
 
 
 def _bracketed(text: str, span: Span) -> Span:
