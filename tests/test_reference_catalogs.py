@@ -194,6 +194,7 @@ def test_the_ramayan_map_layout_is_read(tmp_path: Path) -> None:
         ('{"Bala": [3, -1]}', "Bala.2"),
         ('{"Bala": [3, "many"]}', "Bala.2"),
         ('{"Bala": {"1": 3}}', "expected a list"),
+        ('{"Bala": 3}', "expected a list"),
         ('[{"index": 9, "sarga_data": []}]', "index 9 is not a kanda"),
         ('[{"index": 1}]', "sarga_data"),
         ('[{"index": 1, "sarga_data": [{"index": 2, "shloka_count": 3}]}]', "stands where 1"),

@@ -360,10 +360,7 @@ class Verifier:
             reason = f"the claim is only partly supported {place}: {sentence}"
             return Result(citation, Status.PARTIAL, 0.3 + 0.2 * score, here.evidence, reason)
         if self.search_elsewhere:
-            others = ([document] if location else []) + [
-                d for d in documents.values() if d.id != document.id
-            ]
-            for other in others:
+            for other in _candidates(document, location is not None, documents):
                 there = self.support.assess(claim, other, None)
                 if there is not None and there.grade is Grade.SUPPORTED:
                     found = there.evidence[0]
@@ -424,9 +421,7 @@ class Verifier:
             return None
         if self.index is not None:
             return self._elsewhere_in_index(query, document, located, documents, quoted=quoted)
-        candidates = ([document] if located else []) + [
-            d for d in documents.values() if d.id != document.id
-        ]
+        candidates = _candidates(document, located, documents)
         elided = len(split_fragments(query)) > 1
         for matcher in self.matchers:  # cheap first across every document, then the next
             for candidate in candidates:
@@ -508,6 +503,14 @@ class Verifier:
             )
         )
         return _Match(tuple(hits[:_MAX_EVIDENCE]), diffs, 1, 1)
+
+
+def _candidates(
+    document: Document, located: bool, documents: Mapping[str, Document]
+) -> list[Document]:
+    """Where to look for text missing at its place: the rest of the cited document (when a
+    place was cited), then every other document."""
+    return ([document] if located else []) + [d for d in documents.values() if d.id != document.id]
 
 
 def _inside(evidence: Evidence, document: Document, span: Span) -> bool:

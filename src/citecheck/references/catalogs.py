@@ -17,11 +17,12 @@ from typing import Any, TypeAlias
 from citecheck.errors import StructureMapError
 from citecheck.references.scheme import ReferenceScheme, StructuredReference
 
-__all__ = ["Node", "Presence", "StructureMap", "absent_book"]
+__all__ = ["Node", "Presence", "StructureMap", "absent_book", "below_last_level"]
 
 Node: TypeAlias = int | Sequence["Node"]
-"""A structure map's counts below one division: an int (how many leaves), or one node per
-numbered child (``[100, 43, 39]``: three sargas of 100, 43 and 39 shlokas)."""
+"""A structure map's counts below one division: one node per numbered child down to the level
+above the last, then an int, how many of the last level (``[100, 43, 39]``: three sargas of
+100, 43 and 39 shlokas)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,12 @@ def absent_book(scheme: ReferenceScheme, reference: StructuredReference) -> Pres
         False,
         f"{reference.book!r} is not a {top} of the {scheme.title} ({listed}{more}){hint}",
     )
+
+
+def below_last_level(scheme: ReferenceScheme, reference: StructuredReference) -> Presence:
+    """The verdict on a reference with more numbers than the scheme has levels."""
+    last = scheme.levels[-1]
+    return Presence(False, f"{reference.canonical}: the {scheme.title} has nothing below {last}")
 
 
 class StructureMap:
@@ -133,11 +140,11 @@ class StructureMap:
         node = self._counts.get(ref.book)
         if node is None:
             return Presence(False, f"{ref.book} is not in the structure map")
+        if len(ref.numbers) > scheme.depth:
+            return below_last_level(scheme, ref)
         path = ref.book
         for depth, number in enumerate(ref.numbers):
             level = scheme.levels[depth + 1]
-            if depth + 1 > scheme.depth:
-                return Presence(False, f"the {scheme.title} has no level below {level}")
             size = node if isinstance(node, int) else len(node)
             if number > size:
                 return Presence(False, f"{path} has {size} {scheme.plural(level)}")
@@ -152,8 +159,6 @@ def _check_node(node: object, depth: int, where: str) -> None:
         if not isinstance(node, int) or isinstance(node, bool) or node < 0:
             raise StructureMapError(f"{where}: expected a count (an integer >= 0), got {node!r}")
         return
-    if isinstance(node, int) and not isinstance(node, bool) and node >= 0:
-        return  # a uniform count at a higher level is not allowed below: leaves only
     if not isinstance(node, list | tuple):
         raise StructureMapError(f"{where}: expected a list of counts, got {node!r}")
     for index, child in enumerate(node, start=1):

@@ -83,6 +83,7 @@ class ReferenceExtractor:
         self.max_range = max_range
         seps = "".join(re.escape(s) for s in scheme.separators)
         tail = rf"\d+(?:[{seps}]\d+)*"
+        self._separator = re.compile(f"[{seps}]")
         self._tail = re.compile(
             rf"(?<![\w{seps}])(?P<minus>(?<=\s)[-\u2212])?(?P<tail>{tail})(?![{seps}]?\d)"
         )
@@ -164,20 +165,16 @@ class ReferenceExtractor:
                     continue
             elif not 1 <= len(full) <= depth + 1:
                 continue
-            mention_end, items, notes = self._continuation(text, match.end(), full)
+            mention_end, items = self._continuation(text, match.end(), full)
             span = Span(name_start, mention_end)
             if book is None and written is not None and not self._unknown_allowed(text, span):
                 continue
             position = max(position, mention_end)
             if match.group("minus"):
-                raw = text[span.start : span.end]
-                name = book.name if book is not None else (written or "?")
-                shown = " ".join(raw.split())
-                ref = StructuredReference(self.scheme.name, name, (), book is not None, shown)
                 problem = "a negative number cannot cite anything"
-                yield Mention(span, raw, (ref,), problem), []
+                yield self._impossible(text, span, book, written, (), problem), []
                 continue
-            yield self._mention(text, span, book, written, [full, *items], notes)
+            yield self._mention(text, span, book, written, [full, *items])
 
     def _name_before(
         self, text: str, end: int, *, adjacent: bool = False
@@ -185,7 +182,8 @@ class ReferenceExtractor:
         """The book named right before ``end``: (where the name starts, the book or None,
         the name as written when unknown). ``None`` when no name stands there; a work name
         (``Ramayana``) gives ``(start, None, None)``. Before a number the name must be
-        followed by a space (or end in a full stop: ``Gen.1:1``); ``adjacent`` lifts that."""
+        followed by a space, or end in a full stop where ``.`` is not a separator (``Gen.1:1``
+        in a scheme of ``:`` alone); ``adjacent`` lifts that."""
         line_start = text.rfind("\n", 0, end) + 1
         low = max(line_start, end - 24 * _NAME_WORDS)
         tokens = list(_TOKEN.finditer(text, low, end))
@@ -241,10 +239,10 @@ class ReferenceExtractor:
 
     def _continuation(
         self, text: str, position: int, first: list[str]
-    ) -> tuple[int, list[list[str] | tuple[list[str], list[str]]], list[str]]:
-        """A range end after the first tail and the list items after that."""
+    ) -> tuple[int, list[list[str] | tuple[list[str], list[str]]]]:
+        """Where the mention ends, with a range end after the first tail and the list items
+        after that."""
         items: list[list[str] | tuple[list[str], list[str]]] = []
-        notes: list[str] = []
         previous = first
         if (found := self._range_end.match(text, position)) is not None:
             end_numbers = self._split(found.group(1))
@@ -268,10 +266,10 @@ class ReferenceExtractor:
                     continue
             items.append(full)
             previous = full
-        return position, items, notes
+        return position, items
 
     def _split(self, tail: str) -> list[str]:
-        return re.split("|".join(re.escape(s) for s in self.scheme.separators), tail)
+        return self._separator.split(tail)
 
     # -- the long form --------------------------------------------------------------------
 
@@ -289,7 +287,7 @@ class ReferenceExtractor:
             if book is None:
                 continue  # the long form names a known book: it is too wordy to guess at
             numbers = [g for g in match.groups() if g is not None]
-            yield self._mention(text, Span(name_start, match.end()), book, None, [numbers], [])
+            yield self._mention(text, Span(name_start, match.end()), book, None, [numbers])
 
     # -- building mentions ----------------------------------------------------------------
 
@@ -300,11 +298,12 @@ class ReferenceExtractor:
         book: Book | None,
         written: str | None,
         items: list[list[str] | tuple[list[str], list[str]]],
-        notes: list[str],
     ) -> tuple[Mention, list[str]]:
+        """The mention and the warnings about its ranges."""
         raw = text[span.start : span.end]
         scheme = self.scheme
         references: list[StructuredReference] = []
+        notes: list[str] = []
         for item in items:
             start, end = item if isinstance(item, tuple) else (item, None)
             problem = self._problem(start + (end or []))
@@ -312,26 +311,37 @@ class ReferenceExtractor:
                 book, start, end, problem = self._numbered_by_work(start, end)
             elif problem is None and len(start) == scheme.depth + 1:
                 start, end, problem = self._drop_book_number(book, written, start, end)
-            name = book.name if book is not None else (written or "?")
             if problem is not None:
-                shown = " ".join(raw.split())
-                ref = StructuredReference(scheme.name, name, (), book is not None, shown)
-                return Mention(span, raw, (ref,), problem), notes
+                return self._impossible(text, span, book, written, (), problem), notes
+            name = book.name if book is not None else (written or "?")
             numbers = tuple(int(n) for n in start)
             if end is None:
                 references.append(scheme.reference(name, numbers))
                 continue
             expanded, problem, note = self._expand(name, numbers, tuple(int(n) for n in end))
             if problem is not None:
-                ref = StructuredReference(
-                    scheme.name, name, numbers, book is not None, " ".join(raw.split())
-                )
-                return Mention(span, raw, (ref,), problem), notes
+                return self._impossible(text, span, book, written, numbers, problem), notes
             references.extend(expanded)
             if note:
                 notes.append(note)
         unique = tuple(dict.fromkeys(references))
         return Mention(span, raw, unique), notes
+
+    def _impossible(
+        self,
+        text: str,
+        span: Span,
+        book: Book | None,
+        written: str | None,
+        numbers: tuple[int, ...],
+        problem: str,
+    ) -> Mention:
+        """A mention that cannot cite anything: one reference, as written, with the problem."""
+        raw = text[span.start : span.end]
+        name = book.name if book is not None else (written or "?")
+        shown = " ".join(raw.split())
+        ref = StructuredReference(self.scheme.name, name, numbers, book is not None, shown)
+        return Mention(span, raw, (ref,), problem)
 
     def _problem(self, numbers: list[str]) -> str | None:
         for number in numbers:

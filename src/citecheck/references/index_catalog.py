@@ -16,7 +16,7 @@ from typing import Any, Literal
 from citecheck.errors import ConfigError
 from citecheck.indexes.records import MetadataValue, Record
 from citecheck.protocols import Index
-from citecheck.references.catalogs import Presence, absent_book
+from citecheck.references.catalogs import Presence, absent_book, below_last_level
 from citecheck.references.scheme import ReferenceScheme, StructuredReference
 
 __all__ = ["IndexCatalog"]
@@ -99,7 +99,11 @@ class IndexCatalog:
         wanted = []
         for ref in dict.fromkeys(references):
             if not ref.known or len(ref.numbers) > self.scheme.depth:
-                found[ref] = absent_book(self.scheme, ref) if not ref.known else self._missing(ref)
+                found[ref] = (
+                    absent_book(self.scheme, ref)
+                    if not ref.known
+                    else below_last_level(self.scheme, ref)
+                )
             else:
                 wanted.append(ref)
         check = self._by_id if self.by == "id" else self._by_metadata
@@ -203,10 +207,6 @@ class IndexCatalog:
             return book
         found = self.scheme.book(book)
         return found.number if found is not None else 0
-
-    def _missing(self, ref: StructuredReference) -> Presence:
-        last = self.scheme.levels[-1]
-        return Presence(False, f"{ref.canonical}: the {self.scheme.title} has nothing below {last}")
 
     def _text(self, metadata: Mapping[str, MetadataValue] | None) -> str | None:
         if self.text_field is None or not metadata:

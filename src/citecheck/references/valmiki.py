@@ -34,10 +34,8 @@ def load_valmiki_shlokas(directory: str | Path) -> dict[str, str]:
     texts: dict[str, str] = {}
     for book in scheme.books:
         folder = root / str(book.number)
-        files = sorted(folder.glob("*.json"), key=lambda p: int(p.stem) if p.stem.isdigit() else 0)
-        for file in files:
-            if not file.stem.isdigit():
-                continue
+        files = [file for file in folder.glob("*.json") if file.stem.isdigit()]
+        for file in sorted(files, key=lambda file: int(file.stem)):
             try:
                 entries = json.loads(file.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -51,16 +51,12 @@ def scheme_named(scheme: ReferenceScheme | str) -> ReferenceScheme:
 
 def catalog_for(against: Against, scheme: ReferenceScheme) -> ReferenceCatalog:
     """The catalog ``against`` describes (see :data:`Against`)."""
-    if against is None:
-        if scheme.name == "bible":
-            from citecheck.references.bible import PythonBibleCatalog
-
-            return PythonBibleCatalog(scheme)
+    if against is None and scheme.name != "bible":
         raise ConfigError(
             f"say what to check {scheme.name!r} references against: a structure map, "
             "a map file, an index or a catalog (against=...)"
         )
-    if isinstance(against, str) and against == "pythonbible":
+    if against is None or against == "pythonbible":
         from citecheck.references.bible import PythonBibleCatalog
 
         return PythonBibleCatalog(scheme)

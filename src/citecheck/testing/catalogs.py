@@ -81,6 +81,7 @@ class CatalogConformance:
             ("Bala", 3, 1),  # past the last sarga
             ("Sundara", 1, 1),  # a kanda the corpus does not hold
             ("Bala", 3),  # a sarga that does not exist
+            ("Bala", 1, 1, 1),  # a level the scheme does not have
         ],
     )
     def test_what_is_not_there_does_not_exist(
