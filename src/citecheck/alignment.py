@@ -7,12 +7,14 @@ that makes the passage most similar, so the passage reads as whole words, never 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 __all__ = ["Alignment", "align", "is_word_char"]
 
 _EDGE_PROBE = 24  # characters compared when choosing where a passage starts and ends
+_PROBE = 64  # rapidfuzz aligns a needle this long in one bit-parallel pass
 _WORD_START = re.compile(r"(?<!\w)(?<!\w')\w")  # "didn't" is one word, not "didn" and "t"
 _WORD_END = re.compile(r"\w(?!\w)(?!'\w)")
 
@@ -36,35 +38,81 @@ def align(target: str, haystack: str, min_score: float = 0.0) -> Alignment | Non
     target never "matches" a shorter passage merely contained in it."""
     from rapidfuzz import fuzz
 
-    if not target or not haystack.strip():
+    if not target or not haystack or haystack.isspace():
         return None
     if len(haystack) <= len(target):
         return Alignment(fuzz.ratio(target, haystack) / 100, 0, len(haystack))
+    if len(target) > 2 * _PROBE:
+        return _align_long(target, haystack, min_score)
     window = fuzz.partial_ratio_alignment(target, haystack, score_cutoff=min_score * 90)
     if window is None:
         return None
-    score, start, end = _snap_to_words(target, haystack, window.dest_start, window.dest_end)
+    # The passage's edges lie within the window's edits of its edges: a near-perfect window
+    # needs only the boundaries next to it compared.
+    edits = math.ceil((1 - window.score / 100) * 2 * len(target)) + 2
+    slack = max(6, min(len(target) // 4, edits))
+    score, start, end = _snap_to_words(target, haystack, window.dest_start, window.dest_end, slack)
     return Alignment(score / 100, start, end)
 
 
-def _snap_to_words(target: str, haystack: str, start: int, end: int) -> tuple[float, int, int]:
-    """Move the window's edges to the word boundaries near them that make the passage most
-    similar to the target at that edge (its first or last few characters). Edges never
-    fall inside a word: a passage cut mid-word could hide a "not" (``didn't`` cut to ``t``)
-    from the meaning checks."""
+def _align_long(target: str, haystack: str, min_score: float) -> Alignment | None:
+    """A long target placed by its first and last ``_PROBE`` characters, each aligned on its
+    own, then snapped to words as any window is. Aligning all of a target of a few hundred
+    characters at every offset costs rapidfuzz about a millisecond; a probe that short takes
+    its fast path, a few microseconds. The probes agreeing (the usual case), the passage runs
+    from one to the other; otherwise each probe proposes a passage of the target's length and
+    the more similar one wins (a quote spliced from two places matches neither well)."""
     from rapidfuzz import fuzz
 
-    slack = max(6, len(target) // 4)
+    length = len(target)
+    head = fuzz.partial_ratio_alignment(target[:_PROBE], haystack)
+    tail = fuzz.partial_ratio_alignment(target[-_PROBE:], haystack)
+    assert head is not None  # without a cutoff there is always a window
+    assert tail is not None
+    seeds = {(head.dest_start, head.dest_start + length), (tail.dest_end - length, tail.dest_end)}
+    if abs(tail.dest_end - head.dest_start - length) <= length // 4:
+        seeds = {(head.dest_start, tail.dest_end)}
+    slack = max(6, length // 8)
+    best = max(
+        _snap_to_words(target, haystack, max(0, a), min(len(haystack), b), slack)
+        for a, b in sorted(seeds)
+    )
+    if best[0] < min_score * 90:
+        return None
+    return Alignment(best[0] / 100, best[1], best[2])
+
+
+def _snap_to_words(
+    target: str, haystack: str, start: int, end: int, slack: int
+) -> tuple[float, int, int]:
+    """Move the window's edges to the word boundaries within ``slack`` of them that make the
+    passage most similar to the target at that edge (its first or last few characters). Edges
+    never fall inside a word: a passage cut mid-word could hide a "not" (``didn't`` cut to
+    ``t``) from the meaning checks."""
+    from rapidfuzz import fuzz
+
     k = min(len(target), _EDGE_PROBE)
     head, tail = target[:k], target[-k:]
     # On a tie the wider passage wins: a word too many is harmless, a word too few could be
     # the "not" that the meaning checks must see.
-    starts = _boundaries(_WORD_START, haystack, start, slack)
-    best_start = max(starts, key=lambda a: (fuzz.ratio(head, haystack[a : a + k]), -a))
-    ends = [e + 1 for e in _boundaries(_WORD_END, haystack, end - 1, slack) if e + 1 > best_start]
-    if not ends:
-        return 0.0, start, end
-    best_end = max(ends, key=lambda b: (fuzz.ratio(tail, haystack[max(0, b - k) : b]), b))
+    # Where the target's first (last) characters stand verbatim near an edge, on a word
+    # boundary, no other boundary compares better: the common case, settled by a search.
+    verbatim = haystack.find(head, max(0, start - slack), start + slack + k)
+    if verbatim != -1 and _WORD_START.match(haystack, verbatim):
+        best_start = verbatim
+    else:
+        starts = _boundaries(_WORD_START, haystack, start, slack)
+        best_start = max(starts, key=lambda a: (fuzz.ratio(head, haystack[a : a + k]), -a))
+    verbatim = haystack.rfind(tail, max(0, end - slack - k), end + slack)
+    if verbatim >= best_start and _WORD_END.match(haystack, verbatim + k - 1):
+        best_end = verbatim + k
+    else:
+        ends = [
+            e + 1 for e in _boundaries(_WORD_END, haystack, end - 1, slack) if e + 1 > best_start
+        ]
+        if not ends:
+            return 0.0, start, end
+        best_end = max(ends, key=lambda b: (fuzz.ratio(tail, haystack[max(0, b - k) : b]), b))
     return fuzz.ratio(target, haystack[best_start:best_end]), best_start, best_end
 
 

@@ -25,6 +25,7 @@ _CONTEXT_CHARS = 80
 _TOKEN = re.compile(r"\w+(?:'\w+)?")
 _NUMBER = re.compile(r"(?:(?<=\s)-|^-)?\d+(?:[.,]\d+)*")
 _THOUSANDS = re.compile(r",(?=\d{3}(?!\d))")
+_DIGIT = re.compile(r"\d")
 _NEGATIONS = frozenset(
     "not no never none nor nothing nobody nowhere neither without cannot cant dont doesnt "
     "didnt isnt arent wasnt werent wont wouldnt shouldnt couldnt hasnt havent hadnt mustnt "
@@ -34,23 +35,32 @@ _NEGATIONS = frozenset(
 
 
 def negation_counts(text: str) -> Counter[str]:
+    """The negations of ``text`` by word; every ``n't`` counts as ``not``."""
     found: Counter[str] = Counter()
-    for token in _TOKEN.findall(text):
-        bare = token.replace("'", "")
-        if bare in _NEGATIONS or token.endswith("n't"):
-            found["not" if token.endswith("n't") else bare] += 1
+    tokens = _TOKEN.findall(text)
+    if "'" not in text and _NEGATIONS.isdisjoint(tokens):
+        return found  # the common case, settled in one pass
+    for token in tokens:
+        if token in _NEGATIONS:
+            found[token] += 1
+        elif token.endswith("n't"):
+            found["not"] += 1
+        elif "'" in token and token.replace("'", "") in _NEGATIONS:
+            found[token.replace("'", "")] += 1
     return found
 
 
 def number_list(text: str) -> list[str]:
     """Numbers in order: ``-5`` keeps its sign (a hyphen inside ``10-20`` does not make one),
     ``1,000`` is a thousand and ``1,5`` a decimal."""
+    if not _DIGIT.search(text):
+        return []
     return [_THOUSANDS.sub("", n).replace(",", ".") for n in _NUMBER.findall(text)]
 
 
-def _negated(text: str) -> list[str]:
-    """What each negation applies to: the next word that is not a stop word."""
-    tokens = _words(text)
+def _negated(tokens: list[str]) -> list[str]:
+    """What each negation among ``tokens`` applies to: the next word that is not a stop
+    word."""
     return [
         next((t for t in tokens[i + 1 :] if t not in _STOP_WORDS), "")
         for i, token in enumerate(tokens)
@@ -58,9 +68,10 @@ def _negated(text: str) -> list[str]:
     ]
 
 
-def _moved_negations(text: str, source: str) -> tuple[str, str] | None:
+def _moved_negations(text: list[str], source: list[str]) -> tuple[str, str] | None:
     """A word the text negates that the source does not (misspellings aside), with the word
-    the source negates instead; ``None`` when every negation applies to the same word."""
+    the source negates instead; ``None`` when every negation applies to the same word (both
+    given as :func:`_words`)."""
     theirs = _negated(source)
     for word in _negated(text):
         match = next((t for t in theirs if t == word or _slip([word], [t])), None)
@@ -94,6 +105,7 @@ def meaning_differences(
     """
     # Every helper below reads normalised text; normalise each input once.
     text, source, before, after = (normalize(t) for t in (text, source, before, after))
+    our_words, their_words = _words(text), _words(source)
     differences = []
     ours, theirs = negation_counts(text), negation_counts(source)
     for word in sorted((theirs - ours).keys()):
@@ -103,7 +115,7 @@ def meaning_differences(
         if not _misspelt_in(word, source):
             differences.append(f"the {noun} adds {word!r}, which the source does not say")
     if ours == theirs:
-        moved = _moved_negations(text, source)
+        moved = _moved_negations(our_words, their_words)
         if moved:
             here, there = moved
             differences.append(f"the {noun} negates {here!r} where the source negates {there!r}")
@@ -120,7 +132,9 @@ def meaning_differences(
             f"the {noun} gives the numbers {', '.join(our_numbers)} in another order than the "
             f"source ({', '.join(their_numbers)})"
         )
-    differences.extend(_word_changes(text, source, before, after, omissions=omissions, noun=noun))
+    differences.extend(
+        _word_changes(our_words, their_words, before, after, omissions=omissions, noun=noun)
+    )
     return differences
 
 
@@ -167,7 +181,7 @@ _STOP_WORDS = frozenset(
 )
 _CONTRACTED_NOT = re.compile(r"n't\b|\b(?<=can)not\b")
 _CONTEXT_WORDS = 4
-_OPPOSITE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "anti", "a")
+_OPPOSITE_PREFIXES = frozenset({"un", "in", "im", "il", "ir", "dis", "non", "anti", "a"})
 _ANTONYMS = (
     ("increas", "decreas"), ("high", "low"), ("more", "less"), ("more", "fewer"),
     ("maxim", "minim"), ("before", "after"), ("above", "below"), ("inside", "outside"),
@@ -181,6 +195,18 @@ _ANTONYMS = (
     ("micro", "macro"), ("input", "output"), ("inbound", "outbound"),
 )  # fmt: skip
 """Stems of words with opposite meanings; the rest of both words must be a common ending."""
+
+
+def _by_initial(pairs: tuple[tuple[str, str], ...]) -> dict[str, list[tuple[str, str]]]:
+    """Each pair both ways round, under the first letter of its first stem."""
+    table: dict[str, list[tuple[str, str]]] = {}
+    for x, y in pairs:
+        table.setdefault(x[0], []).append((x, y))
+        table.setdefault(y[0], []).append((y, x))
+    return table
+
+
+_ANTONYMS_BY_INITIAL = _by_initial(_ANTONYMS)
 _ENDINGS = frozenset({"", *"e y ed d er ier est iest ing s es ly ily ion ions ity".split()})
 
 
@@ -199,14 +225,13 @@ def _opposite(a: str, b: str) -> bool:
     """``likely`` / ``unlikely``, ``increased`` / ``decreased``, ``maximum`` / ``minimum``: near in
     spelling, opposite in meaning."""
     short, long = sorted((a, b), key=len)
-    if any(long == prefix + short for prefix in _OPPOSITE_PREFIXES):
+    if long.endswith(short) and long[: len(long) - len(short)] in _OPPOSITE_PREFIXES:
         return True
-    for x, y in _ANTONYMS:
-        for one, other in ((a, b), (b, a)):
-            if one.startswith(x) and other.startswith(y):
-                endings = (one[len(x) :], other[len(y) :])
-                if endings[0] == endings[1] or all(e in _ENDINGS for e in endings):
-                    return True
+    for x, y in _ANTONYMS_BY_INITIAL.get(a[:1], ()):
+        if a.startswith(x) and b.startswith(y):
+            endings = (a[len(x) :], b[len(y) :])
+            if endings[0] == endings[1] or all(e in _ENDINGS for e in endings):
+                return True
     return False
 
 
@@ -245,14 +270,21 @@ def _slip(ours: list[str], theirs: list[str]) -> bool:
 
 
 def _word_changes(
-    text: str, source: str, before: str, after: str, *, omissions: bool, noun: str
+    ours_all: list[str],
+    source: list[str],
+    before: str,
+    after: str,
+    *,
+    omissions: bool,
+    noun: str,
 ) -> list[str]:
+    """Words replaced, added or (``omissions``) left out, between the words of the text and
+    of the source passage (both given as :func:`_words`), with the text around the passage."""
     from rapidfuzz.distance import Levenshtein
 
-    ours_all = _words(text)
     lead = _words(before)[-_CONTEXT_WORDS:] if before else []
     tail = _words(after)[:_CONTEXT_WORDS] if after else []
-    theirs_all = lead + _words(source) + tail
+    theirs_all = lead + source + tail
     passage = (len(lead), len(theirs_all) - len(tail))  # the passage's own words
     # A claim may reorder: a word it moves is neither added nor replaced.
     moved = set() if omissions else set(ours_all) & set(theirs_all)

@@ -26,6 +26,7 @@ from citecheck.errors import (
     LocationKindError,
 )
 from citecheck.locations import Location
+from citecheck.matchers._word_index import WordIndex
 from citecheck.meaning import differences_at, noun_for
 from citecheck.model import Citation, Evidence, Result, Span, Status
 from citecheck.protocols import Embedder, Judge, Matcher
@@ -41,6 +42,7 @@ from citecheck.text import normalize
 __all__ = ["Verifier"]
 
 _MAX_EVIDENCE = 5
+_KEPT_INDEXES = 4  # word indexes of document sets, kept between calls
 _THRESHOLDED = frozenset({"fuzzy", "bm25"})  # built-in matchers that take ``threshold``
 _WORDS = re.compile(r"\w+")
 
@@ -142,6 +144,7 @@ class Verifier:
             raise ConfigError(f"index_candidates must be positive, got {index_candidates}")
         self.index = index
         self.index_candidates = index_candidates
+        self._word_indexes: dict[tuple[int, ...], WordIndex] = {}
         self.support = (
             None
             if embedder is None and judge is None
@@ -188,6 +191,19 @@ class Verifier:
                 cache[key] = self.check(citation, documents)
             results.append(replace(cache[key], citation=citation))
         return Report(tuple(results), tuple(warnings), self.accept, self.require_citations)
+
+    def prepare(self, sources: Sources) -> dict[str, Document]:
+        """The documents of ``sources``, with what checking them needs built now instead of on
+        first use: their normalised text, lines and pages, and (when this verifier searches
+        elsewhere) the word index of all of them together. Pass the result to every
+        :meth:`verify` call: the index is kept for those same documents, so a service pays for
+        it once at start rather than in its first requests."""
+        documents = as_documents(sources)
+        for document in documents.values():
+            _ = document.normalized, document.line_starts, document.page_list
+        if self.search_elsewhere and self.index is None:
+            self._word_index(documents).build()
+        return documents
 
     def check(self, citation: Citation, documents: Mapping[str, Document]) -> Result:
         """The verdict on one citation against documents by id."""
@@ -421,16 +437,26 @@ class Verifier:
             return None
         if self.index is not None:
             return self._elsewhere_in_index(query, document, located, documents, quoted=quoted)
-        candidates = _candidates(document, located, documents)
-        elided = len(split_fragments(query)) > 1
+        # An elided quote's fragments are matched one by one, so its words as a whole say
+        # nothing of where it stands: every document is searched whole.
+        index = None if len(split_fragments(query)) > 1 else self._word_index(documents)
         for matcher in self.matchers:  # cheap first across every document, then the next
-            for candidate in candidates:
-                if not elided and not matcher.find(query, candidate):
-                    continue  # the common case, answered without building a match
-                match = self._match(query, candidate, None, quoted=quoted, matchers=(matcher,))
+            for candidate, within in _places(matcher, query, document, located, index, documents):
+                match = self._match(query, candidate, within, quoted=quoted, matchers=(matcher,))
                 if match.found:
                     return match
         return None
+
+    def _word_index(self, documents: Mapping[str, Document]) -> WordIndex:
+        """The word index of ``documents``, kept for the next calls with the same documents
+        (the same objects: the index holds them, so their identities stay theirs)."""
+        key = tuple(map(id, documents.values()))
+        index = self._word_indexes.get(key)
+        if index is None:
+            if len(self._word_indexes) >= _KEPT_INDEXES:
+                del self._word_indexes[next(iter(self._word_indexes))]
+            index = self._word_indexes[key] = WordIndex(tuple(documents.values()))
+        return index
 
     def _elsewhere_in_index(
         self,
@@ -503,6 +529,24 @@ class Verifier:
             )
         )
         return _Match(tuple(hits[:_MAX_EVIDENCE]), diffs, 1, 1)
+
+
+def _places(
+    matcher: Matcher,
+    query: str,
+    document: Document,
+    located: bool,
+    index: WordIndex | None,
+    documents: Mapping[str, Document],
+) -> list[tuple[Document, Span | None]]:
+    """Where ``matcher`` should look for ``query`` missing at its place (the cited document
+    first, and only when a place in it was cited): whole documents, or the places a matcher
+    with a ``shortlist`` method (the built-in exact and fuzzy ones) picks from the word index."""
+    shortlist = getattr(matcher, "shortlist", None)
+    if index is None or shortlist is None:
+        return [(candidate, None) for candidate in _candidates(document, located, documents)]
+    places = [place for place in shortlist(query, index) if located or place[0] is not document]
+    return sorted(places, key=lambda place: place[0] is not document)
 
 
 def _candidates(

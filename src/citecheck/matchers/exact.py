@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from citecheck.alignment import is_word_char
 from citecheck.documents import Document
-from citecheck.matchers._anchors import could_hold, exact_starts, is_large
 from citecheck.matchers._needle import needle, normalized_region
+from citecheck.matchers._word_index import WordIndex, could_hold, exact_starts, is_large
 from citecheck.model import Evidence, Span
 
 
@@ -20,7 +20,7 @@ class ExactMatcher:
     end-of-line hyphenation; nothing else is forgiven. A match must start and end on word
     boundaries, so ``cat`` does not match inside ``concatenate`` (nor ``t approve`` inside
     ``didn't approve``). Scores are 1.0. In a long region only the places its rarest word
-    stands are compared (see :mod:`citecheck.matchers._anchors`).
+    stands are compared (see :mod:`citecheck.matchers._word_index`).
     """
 
     name = "exact"
@@ -48,6 +48,12 @@ class ExactMatcher:
                 orig_start, orig_end = normalized.to_original(position, stop)
                 found.append(document.evidence(orig_start, orig_end, 1.0, self.name))
         return found
+
+    def shortlist(self, query: str, index: WordIndex) -> list[tuple[Document, Span | None]]:
+        """The documents of the index worth a :meth:`find`: those holding every word pair of
+        the query."""
+        target = needle(query)
+        return [(document, None) for document in index.holding(target)] if target else []
 
 
 def _occurrences(haystack: str, target: str, start: int, end: int) -> Iterator[int]:

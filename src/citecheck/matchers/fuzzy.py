@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from citecheck.alignment import Alignment, align
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
-from citecheck.matchers._anchors import could_hold, is_large, likely_regions
 from citecheck.matchers._needle import needle, normalized_region
+from citecheck.matchers._word_index import WordIndex, could_hold, is_large
 from citecheck.model import Evidence, Span
 
 _PAIRS_KEPT = 1 / 3  # of a passage's word pairs that survive the slips a match may have
@@ -20,7 +20,7 @@ class FuzzyMatcher:
 
     The alignment is :func:`citecheck.alignment.align`: the best window of the query's length,
     its edges moved to word boundaries. In a long region it runs only where the query's words
-    say it may stand (see :mod:`citecheck.matchers._anchors`), so searching a whole corpus
+    say it may stand (see :mod:`citecheck.matchers._word_index`), so searching a whole corpus
     stays fast. The score is the normalised Indel similarity of the query and that passage
     (1.0 = identical after normalisation); passages below ``threshold`` are not reported.
     Queries shorter than ``min_length`` normalised characters never match fuzzily: a few
@@ -45,7 +45,8 @@ class FuzzyMatcher:
         if is_large(len(target), start, end):
             if not could_hold(target, document, share=_PAIRS_KEPT):
                 return []
-            best = self._best(target, document, likely_regions(target, document, start, end))
+            regions = WordIndex.of(document).likely_regions(target, (start, end))
+            best = self._best(target, document, [(a, b) for _, a, b in regions])
         else:
             best = self._best(target, document, [(start, end)])
         if best is None or best[0].score < self.threshold:
@@ -57,6 +58,17 @@ class FuzzyMatcher:
         return [
             document.evidence(orig_start, orig_end, similarity, self.name, {"fuzzy": similarity})
         ]
+
+    def shortlist(self, query: str, index: WordIndex) -> list[tuple[Document, Span | None]]:
+        """The places of the index's documents worth a :meth:`find`, best first: where the
+        query's words vote for it to stand."""
+        target = needle(query)
+        if len(target) < self.min_length:
+            return []
+        places: list[tuple[Document, Span | None]] = []
+        for document, a, b in index.likely_regions(target):
+            places.append((document, Span(*document.normalized.to_original(a, b))))
+        return places
 
     def _best(
         self, target: str, document: Document, regions: list[tuple[int, int]]

@@ -39,6 +39,7 @@ __all__ = ["QuoteLocator"]
 
 _EPSILON = 0.01  # keeps top1 / (top2 + ε) finite when no other window shares a word
 _EDGE = 3  # a match within this many characters of its region's edge may be cut off
+_RUNNERS_UP = 8  # more windows ranked than aligned: the best one apart from the top is in them
 _WORD = re.compile(r"\w+")
 _STOP_WORDS = frozenset(
     "a an the of to in on at for and or but is are was were be been being it its this that these "
@@ -374,7 +375,7 @@ class _Corpus:
         tokens, when given, rank the windows instead of the target's own (an elided quote's
         first fragment is found where all its fragments' words are)."""
         scores = self.index.scores(ranking or tokens)
-        ranked = scores.argsort()[::-1]
+        ranked = _best_first(scores, self.config.candidates * 4 + _RUNNERS_UP)
         if not len(ranked) or scores[ranked[0]] <= 0:
             return []
         top = self.windows[int(ranked[0])]
@@ -494,6 +495,17 @@ def _exact_in(target: str, document: Document, region: Span) -> tuple[int, int] 
     common case, settled without fuzzy alignment."""
     hits = ExactMatcher().find(target, document, region)
     return (hits[0].start, hits[0].end) if hits else None
+
+
+def _best_first(scores: NDArray[np.float64], count: int) -> NDArray[np.intp]:
+    """The indices of the ``count`` highest scores, highest first (without sorting them all:
+    a corpus has thousands of windows, a quote needs a dozen)."""
+    import numpy as np
+
+    if count >= len(scores):
+        return np.argsort(-scores, kind="stable")
+    top = np.argpartition(-scores, count - 1)[:count]
+    return top[np.argsort(-scores[top], kind="stable")]
 
 
 def _best_apart(

@@ -1,0 +1,294 @@
+"""A word index over one document or many, for finding where a text may stand without reading
+every document.
+
+Before aligning anything, the matchers ask two questions of the text they look for:
+
+- *which documents hold every one of its word pairs?* Only those can hold it exactly. Each word
+  pair maps to the bit set of the documents holding it, so the answer for a whole corpus is a
+  handful of integer ANDs.
+- *where do its words vote for it to stand?* Each anchor word (the rarest of its words) votes
+  for the offset where the text would start if that occurrence were part of it; the places
+  with votes from at least half the anchors are where a passage like it (its words possibly
+  misspelt) is worth aligning. The vote runs over the whole corpus at once, with numpy: a
+  document's words sit at ``(its index << 40) + offset``, so every document has its own range
+  of offsets and a vote never straddles two of them.
+
+Searching for a quote that stands nowhere thus costs one vote instead of one per document.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from citecheck.documents import Document
+from citecheck.matchers._needle import REMEMBERED_LENGTH
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["LARGE_REGION", "WordIndex", "could_hold", "exact_starts", "is_large"]
+
+LARGE_REGION = 20_000
+"""Regions longer than this (and than 50 query lengths) are searched through the word index."""
+_SHIFT = 40  # a document's offsets start at its index << _SHIFT
+_HALF = 1 << (_SHIFT - 1)
+_MAX_ANCHORS = 6
+_MAX_VOTES = 50_000  # occurrences the anchors may cast in all; rarer anchors come first
+_MAX_REGIONS = 12
+_WORD = re.compile(r"\w+")
+_BITS_SET = [bin(mask).count("1") for mask in range(1 << _MAX_ANCHORS)]
+
+
+def is_large(query_length: int, start: int, end: int) -> bool:
+    return end - start > max(LARGE_REGION, 50 * query_length)
+
+
+def could_hold(target: str, document: Document, share: float) -> bool:
+    """False when the document holds less than ``share`` of the target's word pairs, so no
+    passage of it can be the target (exactly: share 1) or close to it (fuzzily: a slip breaks
+    the two pairs around it, so a third of them is plenty)."""
+    pairs = word_pairs(target)
+    if not pairs:
+        return True
+    present = document.word_pairs
+    spare = len(pairs) - max(1, math.ceil(share * len(pairs)))  # pairs that may be missing
+    for pair in pairs:
+        if pair not in present:
+            spare -= 1
+            if spare < 0:
+                return False
+    return True
+
+
+def exact_starts(target: str, document: Document, start: int, end: int) -> list[int]:
+    """Normalised offsets in ``[start, end)`` where ``target`` may begin, from its rarest word
+    (a superset of where it does begin: the caller compares the text). A document that lacks
+    one of the target's words is dismissed at once."""
+    index = document.word_positions
+    rarest: tuple[int, list[int]] | None = None
+    for word, offset in words_with_offsets(target):
+        positions = index.get(word)
+        if not positions:
+            return []
+        if rarest is None or len(positions) < len(rarest[1]):
+            rarest = (offset, positions)
+    if rarest is None:
+        return []
+    offset, positions = rarest
+    lo = bisect_left(positions, start + offset)
+    hi = bisect_right(positions, end - len(target) + offset)
+    return [p - offset for p in positions[lo:hi]]
+
+
+def word_pairs(text: str) -> tuple[int, ...]:
+    """Hashes of the distinct pairs of consecutive words of a normalised ``text``, as
+    :attr:`Document.word_pairs <citecheck.documents.Document.word_pairs>` has them."""
+    return _remembered_pairs(text) if len(text) <= REMEMBERED_LENGTH else _find_pairs(text)
+
+
+def _find_pairs(text: str) -> tuple[int, ...]:
+    return tuple({hash(pair) for pair in itertools.pairwise(_WORD.findall(text))})
+
+
+_remembered_pairs = lru_cache(maxsize=4096)(_find_pairs)
+
+
+def words_with_offsets(text: str) -> tuple[tuple[str, int], ...]:
+    """Each distinct word of a normalised ``text`` with the offset of its first occurrence."""
+    return _remembered_words(text) if len(text) <= REMEMBERED_LENGTH else _find_words(text)
+
+
+def _find_words(text: str) -> tuple[tuple[str, int], ...]:
+    seen: dict[str, int] = {}
+    for match in _WORD.finditer(text):
+        seen.setdefault(match.group(), match.start())
+    return tuple(seen.items())
+
+
+_remembered_words = lru_cache(maxsize=4096)(_find_words)
+
+
+class WordIndex:
+    """Where the normalised words of ``documents`` stand, built lazily from each document's own
+    :attr:`~citecheck.documents.Document.word_positions` and kept as long as the index is."""
+
+    def __init__(self, documents: Sequence[Document]) -> None:
+        self.documents = tuple(documents)
+        self._pairs: dict[int, int] | None = None  # word pair -> bit set of documents
+        self._tokens: _Tokens | None = None
+
+    @staticmethod
+    def of(document: Document) -> WordIndex:
+        """The index of one document, made once and kept with it."""
+        index: WordIndex = document._cached("word_index", lambda: WordIndex((document,)))
+        return index
+
+    def build(self) -> None:
+        """Build the tables now rather than on first use."""
+        self._token_table()
+        self._pair_table()
+
+    def holding(self, target: str) -> list[Document]:
+        """The documents holding every word pair of the normalised ``target``: a superset of
+        those where it stands verbatim, in index order. With fewer than two words, all."""
+        pairs = word_pairs(target)
+        if not pairs:
+            return list(self.documents)
+        table = self._pair_table()
+        holders = (1 << len(self.documents)) - 1
+        for pair in pairs:
+            holders &= table.get(pair, 0)
+            if not holders:
+                return []
+        return [d for i, d in enumerate(self.documents) if holders >> i & 1]
+
+    def likely_regions(
+        self, target: str, within: tuple[int, int] | None = None
+    ) -> list[tuple[Document, int, int]]:
+        """Up to a dozen normalised ranges, best first, most likely to hold a passage like the
+        normalised ``target`` (whose words may be misspelt: several anchors vote, so one slip
+        loses one vote). ``within`` narrows a one-document index to a normalised range."""
+        import numpy as np
+
+        ranked = sorted(words_with_offsets(target), key=lambda item: self._count(item[0]))
+        chosen = ([a for a in ranked if len(a[0]) >= 3] or ranked)[:_MAX_ANCHORS]
+        # A passage within the fuzzy threshold keeps most words intact: at least half the anchors.
+        needed = max(1, (len(chosen) + 1) // 2)
+        if sum(1 for word, _ in chosen if self._count(word)) < needed:
+            return []
+        bucket = max(8, len(target) // 4)
+        votes = []
+        counted = 0
+        for bit, (word, offset) in enumerate(chosen):
+            positions = self._where(word)
+            if within is not None:
+                lo, hi = np.searchsorted(positions, within)
+                positions = positions[lo:hi]
+            if counted and counted + len(positions) > _MAX_VOTES:
+                break
+            counted += len(positions)
+            votes.append((positions - offset) // bucket * 8 + bit)
+        if not counted:
+            return []
+        keys = np.sort(np.concatenate(votes))  # bucket << 3 | anchor
+        runs = np.flatnonzero(np.concatenate(([True], keys[1:] >> 3 != keys[:-1] >> 3)))
+        buckets = keys[runs] >> 3
+        anchors = np.bitwise_or.reduceat(1 << (keys & 7), runs)  # bit set per bucket
+        # An anchor voting for a neighbouring bucket counts too: slips shift where it says the
+        # passage starts.
+        adjacent = buckets[1:] - buckets[:-1] == 1
+        near = anchors.copy()
+        near[1:] |= np.where(adjacent, anchors[:-1], 0)
+        near[:-1] |= np.where(adjacent, anchors[1:], 0)
+        support = np.asarray(_BITS_SET)[near]
+        keep = support >= needed
+        buckets, support = buckets[keep], support[keep]
+        best = buckets[np.argsort(-support, kind="stable")[:_MAX_REGIONS]]
+        return self._regions([int(b) * bucket for b in best], len(target) // 2 + bucket + 20,
+                             len(target), within)  # fmt: skip
+
+    def _regions(
+        self, starts: list[int], pad: int, length: int, within: tuple[int, int] | None
+    ) -> list[tuple[Document, int, int]]:
+        """Ranges around the global ``starts`` (best first), merged where they overlap; a
+        merged range ranks as its best part."""
+        spans: dict[int, list[tuple[int, int, int]]] = {}  # document -> (start, end, rank)
+        for rank, start in enumerate(starts):
+            index = (start + _HALF) >> _SHIFT
+            local = start - (index << _SHIFT)
+            lo, hi = within or (0, len(self.documents[index].normalized))
+            spans.setdefault(index, []).append(
+                (max(lo, local - pad), min(hi, local + length + pad), rank)
+            )
+        merged: list[tuple[int, Document, int, int]] = []
+        for index, found in spans.items():
+            document = self.documents[index]
+            run: list[int] | None = None
+            for a, b, rank in sorted(found):
+                if run is not None and a <= run[1]:
+                    run[1], run[2] = max(run[1], b), min(run[2], rank)
+                    continue
+                if run is not None:
+                    merged.append((run[2], document, run[0], run[1]))
+                run = [a, b, rank]
+            if run is not None:
+                merged.append((run[2], document, run[0], run[1]))
+        merged.sort(key=lambda item: item[0])
+        return [(document, a, b) for _, document, a, b in merged]
+
+    # -- lazily built tables ----------------------------------------------------------------
+
+    def _token_table(self) -> _Tokens:
+        if self._tokens is None:
+            self._tokens = _Tokens.of(self.documents)
+        return self._tokens
+
+    def _pair_table(self) -> dict[int, int]:
+        if self._pairs is None:
+            table: dict[int, int] = {}
+            for i, document in enumerate(self.documents):
+                bit = 1 << i
+                for pair in document.word_pairs:
+                    table[pair] = table.get(pair, 0) | bit
+            self._pairs = table
+        return self._pairs
+
+    def _count(self, word: str) -> int:
+        """How often ``word`` occurs in all the documents."""
+        tokens = self._token_table()
+        found = tokens.vocabulary.get(word)
+        return 0 if found is None else tokens.ends[found] - tokens.starts[found]
+
+    def _where(self, word: str) -> np.ndarray[Any, Any]:
+        """The global offsets of ``word``, sorted."""
+        tokens = self._token_table()
+        found = tokens.vocabulary.get(word)
+        if found is None:
+            return tokens.offsets[:0]
+        return tokens.offsets[tokens.starts[found] : tokens.ends[found]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Tokens:
+    """Every word of the documents: ``offsets[starts[i]:ends[i]]`` are the global offsets of
+    the word numbered ``vocabulary[word] == i``, sorted."""
+
+    vocabulary: dict[str, int]
+    offsets: np.ndarray[Any, Any]
+    starts: list[int]
+    ends: list[int]
+
+    @classmethod
+    def of(cls, documents: Sequence[Document]) -> _Tokens:
+        import numpy as np
+
+        vocabulary: dict[str, int] = {}
+        numbers, offsets = [], []
+        for i, document in enumerate(documents):
+            starts, words = document.words
+            numbers.append(
+                np.fromiter(
+                    (vocabulary.setdefault(word, len(vocabulary)) for word in words),
+                    dtype=np.int64,
+                    count=len(words),
+                )
+            )
+            offsets.append(np.asarray(starts, dtype=np.int64) + (i << _SHIFT))
+        every = np.concatenate(numbers) if numbers else np.empty(0, dtype=np.int64)
+        # A stable sort keeps each word's offsets in document and text order: sorted.
+        order = np.argsort(every, kind="stable")
+        counts = np.bincount(every, minlength=len(vocabulary))
+        ends = np.cumsum(counts)
+        return cls(
+            vocabulary,
+            (np.concatenate(offsets) if offsets else every)[order],
+            (ends - counts).tolist(),
+            ends.tolist(),
+        )
