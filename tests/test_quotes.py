@@ -159,6 +159,19 @@ def test_both_engines_pick_the_same_window() -> None:
     assert rows[0].evidence[0].span == rows[1].evidence[0].span
 
 
+def test_the_index_scores_every_window_as_bm25s_itself_does() -> None:
+    import numpy as np
+
+    windows = make_windows([Document(k, v) for k, v in CORPUS.items()], 200, 60)
+    index = BM25Index(windows, engine="bm25s")
+    rng = random.Random(5)
+    for _ in range(20):  # common words score through dense rows, rare ones sparsely
+        tokens = [rng.choice([*WORDS, "the", "says", "unseen"]) for _ in range(rng.randint(1, 15))]
+        known = [t for t in tokens if t != "unseen"]
+        expected = index._model.get_scores(known) if known else np.zeros(len(windows))
+        assert np.allclose(index.scores(tokens), expected, atol=1e-4)
+
+
 @pytest.mark.parametrize("method", ["fuzzy", "sliding_bm25", "hybrid"])
 def test_every_trim_method_finds_the_passage(method: str) -> None:
     quote = sentence("alpha", 50)
@@ -352,3 +365,19 @@ def test_excel_cells_hold_text_never_formulas_or_control_characters(tmp_path: Pa
     quote_cell = sheet.cell(row=2, column=header.index("quote") + 1)
     assert quote_cell.data_type == "s"
     assert str(quote_cell.value).endswith("=1+1 is two on page two")
+
+
+def test_a_reused_locator_answers_each_batch_as_a_fresh_one_would() -> None:
+    documents = [Document(f"doc{i}", prose(i, 40)) for i in range(4)]
+    short = [documents[1].text[200:260], "the harbour ferry sailed to the moon"]
+    long = [documents[3].text[1000:1400], documents[0].text[50:90]]
+    locator = QuoteLocator()
+    for batch in (short, long, short):  # the window size changes with the longest quote
+        reused = locator.run(batch, documents)
+        fresh = QuoteLocator().run(batch, documents)
+        assert [row.to_dict() for row in reused.rows] == [row.to_dict() for row in fresh.rows]
+    edited = [Document(d.id, d.text.replace("harbour", "haven")) for d in documents]
+    start = edited[2].text.index("Sentence 2-5 ")
+    sentence = edited[2].text[start : edited[2].text.index(".", start)]
+    row = locator.run([sentence], edited).rows[0]  # new documents: a new index, not the old one
+    assert (row.source_doc, row.span_text) == ("doc2", sentence)

@@ -198,6 +198,8 @@ def normalize(text: str) -> str:
     Plain ASCII text, the common case, takes a fast path with the same result; other short
     texts (quotes, passages) are remembered, since the same ones are compared again and again."""
     if text.isascii():
+        if text.isprintable() and "  " not in text:  # single spaces only: nothing to fold
+            return text.lower()
         return _ASCII_SPACE.sub(" ", _ASCII_HYPHEN.sub("", text)).lower()
     if len(text) <= _REMEMBERED_LENGTH:
         return _normalize_unicode(text)

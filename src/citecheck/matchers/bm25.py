@@ -30,6 +30,8 @@ __all__ = ["ENGINES", "BM25Index", "BM25Matcher", "tokenize"]
 
 ENGINES = ("bm25s", "rank_bm25")
 _KEPT_INDEXES = 16
+_DENSE_SHARE = 8  # a word in more than 1/8 of the windows keeps its scores as a dense row
+_DENSE_BYTES = 64 * 2**20  # at most this much of them per index
 _WORD = re.compile(r"\w+")
 
 
@@ -55,6 +57,8 @@ class BM25Index:
         self.engine = engine
         corpus = [w.document.words_in(w.start, w.end) or [""] for w in self.windows]
         self._model: Any = _build(engine, corpus, k1, b) if corpus else None
+        self._dense_rows: dict[int, NDArray[np.float64]] = {}  # common words' scores, by id
+        self._dense_limit = _DENSE_BYTES // (8 * max(1, len(self.windows)))
 
     def scores(self, tokens: Sequence[str]) -> NDArray[np.float64]:
         """The BM25 score of each window for ``tokens`` (a numpy array in window order)."""
@@ -63,30 +67,41 @@ class BM25Index:
         if self._model is None or not tokens:
             return np.zeros(len(self.windows))
         if self.engine == "bm25s":
-            return _bm25s_scores(self._model, tokens)
+            return self._bm25s_scores(tokens)
         return np.asarray(self._model.get_scores(list(tokens)), dtype=np.float64)
 
+    def _bm25s_scores(self, tokens: Sequence[str]) -> NDArray[np.float64]:
+        """What bm25s's ``get_scores(tokens)`` returns, summed from its own precomputed
+        sparse matrix: the rare words' entries with one ``np.bincount``, the common words'
+        (``the``, ``of``: in most windows) as dense rows kept from earlier queries. bm25s
+        itself runs an ``np.add.at`` per word, several times slower: the cost of every quote."""
+        import numpy as np
 
-def _bm25s_scores(model: Any, tokens: Sequence[str]) -> NDArray[np.float64]:
-    """What ``model.get_scores(tokens)`` returns, summed from bm25s's own precomputed sparse
-    matrix with one ``np.bincount`` rather than its ``np.add.at`` per token (several times
-    slower, and the cost of every quote)."""
-    import numpy as np
-
-    matrix, vocabulary = model.scores, model.vocab_dict
-    ids = [vocabulary[token] for token in tokens if token in vocabulary]
-    if not ids:
-        return np.zeros(matrix["num_docs"])
-    indptr, indices, data = matrix["indptr"], matrix["indices"], matrix["data"]
-    spans = [(indptr[i], indptr[i + 1]) for i in ids]
-    scores: NDArray[np.float64] = np.bincount(
-        np.concatenate([indices[a:b] for a, b in spans]),
-        weights=np.concatenate([data[a:b] for a, b in spans]),
-        minlength=matrix["num_docs"],
-    ).astype(np.float64, copy=False)
-    if model.nonoccurrence_array is not None:  # BM25L and BM25+ score absent words too
-        scores += model.nonoccurrence_array[ids].sum()
-    return scores
+        model = self._model
+        matrix, vocabulary, size = model.scores, model.vocab_dict, model.scores["num_docs"]
+        indptr, indices, data = matrix["indptr"], matrix["indices"], matrix["data"]
+        ids = [vocabulary[token] for token in tokens if token in vocabulary]
+        scores: NDArray[np.float64] = np.zeros(size)
+        rare = []
+        for i in ids:
+            a, b = indptr[i], indptr[i + 1]
+            row = self._dense_rows.get(i)
+            if row is None:
+                if b - a < size // _DENSE_SHARE or len(self._dense_rows) >= self._dense_limit:
+                    rare.append((a, b))
+                    continue
+                row = self._dense_rows[i] = np.zeros(size)
+                row[indices[a:b]] = data[a:b]
+            scores += row
+        if rare:
+            scores += np.bincount(
+                np.concatenate([indices[a:b] for a, b in rare]),
+                weights=np.concatenate([data[a:b] for a, b in rare]),
+                minlength=size,
+            )
+        if ids and model.nonoccurrence_array is not None:  # BM25L and BM25+ score absent words
+            scores += model.nonoccurrence_array[ids].sum()
+        return scores
 
 
 def _build(engine: str, corpus: list[list[str]], k1: float, b: float) -> Any:

@@ -39,6 +39,7 @@ __all__ = ["QuoteLocator"]
 
 _EPSILON = 0.01  # keeps top1 / (top2 + ε) finite when no other window shares a word
 _EDGE = 3  # a match within this many characters of its region's edge may be cut off
+_KEPT_CORPORA = 2  # indexes a locator keeps, for runs over the same documents
 _RUNNERS_UP = 8  # more windows ranked than aligned: the best one apart from the top is in them
 _WORD = re.compile(r"\w+")
 _STOP_WORDS = frozenset(
@@ -75,11 +76,17 @@ class _Outcome:
 
 
 class QuoteLocator:
-    """Locate many quotes in one corpus with one configuration (reuse it across runs)."""
+    """Locate many quotes in one corpus with one configuration (reuse it across runs).
+
+    The windows and their BM25 index are kept between runs over the same
+    :class:`~citecheck.Document` objects with the same window size, so a batch after the
+    first costs only its quotes: pass the same documents to every run.
+    """
 
     def __init__(self, config: QuoteConfig | None = None, embedder: Embedder | None = None):
         self.config = config or QuoteConfig()
         self.embedder = embedder
+        self._corpora: dict[tuple[tuple[int, ...], int, int], _Corpus] = {}
 
     def run(
         self,
@@ -90,7 +97,7 @@ class QuoteLocator:
     ) -> QuoteReport:
         """One row per quote, in order; bad quotes get a row that says what is wrong."""
         texts = [q for q in quotes if isinstance(q, str) and q.strip()]
-        corpus = _Corpus.build(documents, texts, self.config) if texts else None
+        corpus = self._corpus(documents, texts) if texts else None
         outcomes: dict[str, _Outcome] = {}
         results: list[tuple[int, str, _Outcome]] = []
         for index, quote in enumerate(quotes):
@@ -111,6 +118,19 @@ class QuoteLocator:
             for index, quote, outcome in results
         )
         return QuoteReport(rows, self.config, tuple(warnings))
+
+    def _corpus(self, documents: Sequence[Document], quotes: Sequence[str]) -> _Corpus:
+        """The windows and index for these documents and quotes, built or kept from a run
+        over the same documents (the same objects: the corpus holds them, so their identities
+        stay theirs) with the same window size."""
+        size, overlap = _window_settings(quotes, self.config)
+        key = (tuple(map(id, documents)), size, overlap)
+        corpus = self._corpora.get(key)
+        if corpus is None:
+            if len(self._corpora) >= _KEPT_CORPORA:
+                del self._corpora[next(iter(self._corpora))]
+            corpus = self._corpora[key] = _Corpus.build(documents, size, overlap, self.config)
+        return corpus
 
     # -- one quote --------------------------------------------------------------------------
 
@@ -351,13 +371,9 @@ class _Corpus:
 
     @classmethod
     def build(
-        cls, documents: Sequence[Document], quotes: Sequence[str], config: QuoteConfig
+        cls, documents: Sequence[Document], size: int, overlap: int, config: QuoteConfig
     ) -> _Corpus:
         documents = list(documents)
-        size = config.window_size or auto_window_size(quotes, config.max_window_size)
-        overlap = config.overlap if config.overlap is not None else int(size * 0.3)
-        if overlap >= size:
-            raise ConfigError(f"overlap ({overlap}) must be smaller than the window ({size})")
         windows = make_windows(documents, size, overlap)
         index = BM25Index(windows, engine=config.engine, k1=config.bm25_k1, b=config.bm25_b)
         offsets = dict(zip((d.id for d in documents), document_offsets(documents), strict=True))
@@ -488,6 +504,16 @@ class _Corpus:
             return None
         start, end = normalized.to_original(n_start + found.start, n_start + found.end)
         return found, start, end
+
+
+def _window_settings(quotes: Sequence[str], config: QuoteConfig) -> tuple[int, int]:
+    """The window size and overlap for ``quotes``: as configured, or 1.1 × the longest quote
+    (capped) overlapping by 30 %."""
+    size = config.window_size or auto_window_size(quotes, config.max_window_size)
+    overlap = config.overlap if config.overlap is not None else int(size * 0.3)
+    if overlap >= size:
+        raise ConfigError(f"overlap ({overlap}) must be smaller than the window ({size})")
+    return size, overlap
 
 
 def _exact_in(target: str, document: Document, region: Span) -> tuple[int, int] | None:
