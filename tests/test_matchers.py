@@ -1,9 +1,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citecheck import ConfigError, Document
+from citecheck.alignment import align, widen_to_words
 from citecheck.matchers import ExactMatcher, FuzzyMatcher
+from citecheck.model import Span
 from citecheck.protocols import Matcher
 from citecheck.testing import MatcherConformance
 
@@ -61,3 +65,32 @@ def test_a_long_quote_does_not_match_a_short_passage_inside_it() -> None:
 def test_fuzzy_threshold_is_validated() -> None:
     with pytest.raises(ConfigError):
         FuzzyMatcher(threshold=1.5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab '.\n", max_size=40), st.data())
+def test_a_widened_range_cuts_no_word_and_keeps_its_range(text: str, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    a, b = widen_to_words(text, start, end)
+    assert a <= start <= end <= b
+    for edge in (a, b):
+        assert edge in (0, len(text)) or not (text[edge - 1] in "ab'" and text[edge] in "ab'")
+
+
+def test_a_quote_missing_a_word_is_not_cut_mid_word_at_the_region_edge() -> None:
+    text = "In the city, the FSO Car Factory was established in 1951. Other firms followed."
+    document = Document("warsaw", text)
+    cut = text.index("establi") + len("establi")  # a span that ends inside a word
+    [found] = FuzzyMatcher(threshold=0.7).find(
+        "The FSO Car Factory was in 1951", document, Span(0, cut)
+    )
+    assert not found.text.endswith("establi")
+
+
+def test_an_alignment_never_ends_inside_a_word() -> None:
+    haystack = "the fso car factory was established in 1951. a number of vehicles were built"
+    found = align("the fso car factory was in 1951", haystack)
+    assert found is not None
+    assert haystack[found.end - 1].isalnum()
+    assert not haystack[found.end].isalnum()

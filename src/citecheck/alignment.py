@@ -11,12 +11,13 @@ import math
 import re
 from dataclasses import dataclass
 
-__all__ = ["Alignment", "align", "is_word_char"]
+__all__ = ["Alignment", "align", "is_word_char", "widen_to_words"]
 
 _EDGE_PROBE = 24  # characters compared when choosing where a passage starts and ends
 _PROBE = 64  # rapidfuzz aligns a needle this long in one bit-parallel pass
 _WORD_START = re.compile(r"(?<!\w)(?<!\w')\w")  # "didn't" is one word, not "didn" and "t"
 _WORD_END = re.compile(r"\w(?!\w)(?!'\w)")
+_LOOKAHEAD = 2  # characters _WORD_END looks at after a match
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,24 @@ class Alignment:
 
 def is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
+
+
+def widen_to_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` grown to cut no word of ``text`` in two. Align in such a slice: its
+    edges then are word boundaries of the text, not only of the slice, so a passage snapped to
+    the slice's edge does not end mid-word (``was establi``)."""
+    while 0 < start < len(text) and _joins(text, start):
+        start -= 1
+    while 0 < end < len(text) and _joins(text, end):
+        end += 1
+    return start, end
+
+
+def _joins(text: str, position: int) -> bool:
+    """True when the characters on both sides of ``position`` belong to one word (an
+    apostrophe between letters, as in ``didn't``, belongs to it too)."""
+    before, after = text[position - 1], text[position]
+    return (is_word_char(before) or before == "'") and (is_word_char(after) or after == "'")
 
 
 def align(target: str, haystack: str, min_score: float = 0.0) -> Alignment | None:
@@ -119,9 +138,18 @@ def _snap_to_words(
 def _boundaries(pattern: re.Pattern[str], text: str, around: int, slack: int) -> list[int]:
     """Positions ``pattern`` matches within ``slack`` of ``around``; failing any, the nearest
     on each side (a window far from a word boundary, in a very long word)."""
-    near = [m.start() for m in pattern.finditer(text, max(0, around - slack), around + slack + 1)]
+    # The search runs _LOOKAHEAD characters past the last position wanted: ``endpos`` makes
+    # the text end there, and a word cut by it would look as if it ended.
+    last = around + slack
+    near = [
+        m.start()
+        for m in pattern.finditer(text, max(0, around - slack), last + 1 + _LOOKAHEAD)
+        if m.start() <= last
+    ]
     if near:
         return near
-    before = [m.start() for m in pattern.finditer(text, 0, around)][-1:]
+    before = [
+        m.start() for m in pattern.finditer(text, 0, around + _LOOKAHEAD) if m.start() < around
+    ][-1:]
     after = pattern.search(text, around)
     return before + ([after.start()] if after else []) or [around]

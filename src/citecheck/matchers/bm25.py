@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from citecheck.alignment import align
+from citecheck.alignment import align, widen_to_words
 from citecheck.documents import Document
 from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.matchers._needle import needle, normalized_region
@@ -197,7 +197,7 @@ def _align_around(
     ``bounds``), so a quote longer than a window, or straddling two, is found whole."""
     grow = max(len(target) - (window.end - window.start), 0) + 30
     region = Span(max(bounds.start, window.start - grow), min(bounds.end, window.end + grow))
-    start, end = normalized_region(document, region)
+    start, end = widen_to_words(document.normalized.text, *normalized_region(document, region))
     found = align(target, document.normalized.text[start:end])
     if found is None:
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citecheck.alignment import Alignment, align
+from citecheck.alignment import Alignment, align, widen_to_words
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
 from citecheck.matchers._needle import needle, normalized_region
@@ -76,7 +76,7 @@ class FuzzyMatcher:
         """The best alignment over normalised ``regions``, with the offset of its region."""
         text = document.normalized.text
         best: tuple[Alignment, int] | None = None
-        for a, b in regions:
+        for a, b in (widen_to_words(text, *region) for region in regions):
             found = align(target, text[a:b], self.threshold)
             if found is not None and (best is None or found.score > best[0].score):
                 best = (found, a)

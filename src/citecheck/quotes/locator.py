@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from citecheck.alignment import Alignment, align
+from citecheck.alignment import Alignment, align, widen_to_words
 from citecheck.documents import Document
 from citecheck.ellipsis import fragment_differences, split_fragments
 from citecheck.errors import ConfigError
@@ -490,7 +490,9 @@ class _Corpus:
     ) -> tuple[Alignment, int, int] | None:
         """Align ``target`` in ``region`` with the configured method; original offsets."""
         normalized = document.normalized
-        n_start, n_end = normalized.to_normalized(region.start, region.end)
+        n_start, n_end = widen_to_words(
+            normalized.text, *normalized.to_normalized(region.start, region.end)
+        )
         haystack = normalized.text[n_start:n_end]
         method = self.config.trim_method
         found = align(target, haystack) if method != "sliding_bm25" else None
