@@ -191,8 +191,8 @@ class WordIndex:
         keep = support >= needed
         buckets, support = buckets[keep], support[keep]
         best = buckets[np.argsort(-support, kind="stable")[:_MAX_REGIONS]]
-        return self._regions([int(b) * bucket for b in best], len(target) // 2 + bucket + 20,
-                             len(target), within)  # fmt: skip
+        pad = len(target) // 2 + bucket + 20
+        return self._regions([int(b) * bucket for b in best], pad, len(target), within)
 
     def _regions(
         self, starts: list[int], pad: int, length: int, within: tuple[int, int] | None
