@@ -94,3 +94,17 @@ def test_an_alignment_never_ends_inside_a_word() -> None:
     assert found is not None
     assert haystack[found.end - 1].isalnum()
     assert not haystack[found.end].isalnum()
+
+
+def test_a_long_quote_whose_ends_are_quoted_elsewhere_is_still_found_where_it_stands() -> None:
+    quote = (
+        "the committee found that the regional water authority had failed to maintain the "
+        "northern reservoir for more than a decade and recommended that its board be replaced "
+        "by an independent trustee"
+    )
+    real = quote.replace("more than a decade", "over ten years")
+    filler = " some unrelated words about other topics fill this part of the report. " * 3
+    haystack = f"summary: {quote[:80]}.{filler}{real}.{filler}finally, {quote[-90:]}.{filler}"
+    found = align(quote, haystack)
+    assert found is not None
+    assert haystack[found.start : found.end] == real

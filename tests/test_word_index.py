@@ -131,3 +131,15 @@ def test_a_plug_in_matcher_without_a_shortlist_searches_every_document() -> None
     result = verifier.verify(answer, sources).results[0]
     assert result.status is Status.WRONG_LOCATION
     assert result.evidence[0].source_id == "d3"
+
+
+def test_misspelt_words_do_not_crowd_out_the_anchors_that_can_vote() -> None:
+    sources = {
+        "a": "An unrelated paragraph about gardens and roses in the spring.",
+        "b": "Records show the hydrologists recalibrated seventeen gauges along the Vistula "
+        "river in 1987 after floods.",
+    }
+    quote = "the hydrologsts recalibratd seventen gauges alongg the Vistula river in 1987"
+    result = Verifier().verify(f'They write "{quote}" [[a]].', sources).results[0]
+    assert result.status is Status.WRONG_LOCATION
+    assert result.evidence[0].source_id == "b"

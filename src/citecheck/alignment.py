@@ -75,26 +75,33 @@ def align(target: str, haystack: str, min_score: float = 0.0) -> Alignment | Non
 
 
 def _align_long(target: str, haystack: str, min_score: float) -> Alignment | None:
-    """A long target placed by its first and last ``_PROBE`` characters, each aligned on its
-    own, then snapped to words as any window is. Aligning all of a target of a few hundred
-    characters at every offset costs rapidfuzz about a millisecond; a probe that short takes
-    its fast path, a few microseconds. The probes agreeing (the usual case), the passage runs
-    from one to the other; otherwise each probe proposes a passage of the target's length and
-    the more similar one wins (a quote spliced from two places matches neither well)."""
+    """A long target placed by its first, middle and last ``_PROBE`` characters, each aligned
+    on its own, then snapped to words as any window is. Aligning all of a target of a few
+    hundred characters at every offset costs rapidfuzz about a millisecond; a probe that short
+    takes its fast path, a few microseconds. Each probe proposes a passage of the target's
+    length where it stands; the first and last, agreeing, propose the passage from one to the
+    other. The most similar passage wins: a head and a tail quoted elsewhere (a summary) leave
+    the middle probe to find the passage itself, and a quote spliced from two places matches
+    none of them well."""
     from rapidfuzz import fuzz
 
     length = len(target)
-    head = fuzz.partial_ratio_alignment(target[:_PROBE], haystack)
-    tail = fuzz.partial_ratio_alignment(target[-_PROBE:], haystack)
-    assert head is not None  # without a cutoff there is always a window
-    assert tail is not None
-    seeds = {(head.dest_start, head.dest_start + length), (tail.dest_end - length, tail.dest_end)}
+    middle = (length - _PROBE) // 2
+    seeds = set()
+    ends = []
+    for offset in (0, middle, length - _PROBE):
+        found = fuzz.partial_ratio_alignment(target[offset : offset + _PROBE], haystack)
+        assert found is not None  # without a cutoff there is always a window
+        seeds.add((found.dest_start - offset, found.dest_start - offset + length))
+        ends.append(found)
+    head, tail = ends[0], ends[-1]
     if abs(tail.dest_end - head.dest_start - length) <= length // 4:
-        seeds = {(head.dest_start, tail.dest_end)}
+        seeds.add((head.dest_start, tail.dest_end))
     slack = max(6, length // 8)
     best = max(
         _snap_to_words(target, haystack, max(0, a), min(len(haystack), b), slack)
         for a, b in sorted(seeds)
+        if a < len(haystack) and b > 0
     )
     if best[0] < min_score * 90:
         return None

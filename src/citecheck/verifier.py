@@ -9,6 +9,7 @@ stops at the first one that finds the text.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
@@ -145,6 +146,7 @@ class Verifier:
         self.index = index
         self.index_candidates = index_candidates
         self._word_indexes: dict[tuple[int, ...], WordIndex] = {}
+        self._word_index_lock = threading.Lock()
         self.support = (
             None
             if embedder is None and judge is None
@@ -451,11 +453,12 @@ class Verifier:
         """The word index of ``documents``, kept for the next calls with the same documents
         (the same objects: the index holds them, so their identities stay theirs)."""
         key = tuple(map(id, documents.values()))
-        index = self._word_indexes.get(key)
-        if index is None:
-            if len(self._word_indexes) >= _KEPT_INDEXES:
-                del self._word_indexes[next(iter(self._word_indexes))]
-            index = self._word_indexes[key] = WordIndex(tuple(documents.values()))
+        with self._word_index_lock:
+            index = self._word_indexes.get(key)
+            if index is None:
+                if len(self._word_indexes) >= _KEPT_INDEXES:
+                    del self._word_indexes[next(iter(self._word_indexes))]
+                index = self._word_indexes[key] = WordIndex(tuple(documents.values()))
         return index
 
     def _elsewhere_in_index(

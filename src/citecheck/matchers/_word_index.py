@@ -4,8 +4,8 @@ every document.
 Before aligning anything, the matchers ask two questions of the text they look for:
 
 - *which documents hold every one of its word pairs?* Only those can hold it exactly. Each word
-  pair maps to the bit set of the documents holding it, so the answer for a whole corpus is a
-  handful of integer ANDs.
+  pair maps to the documents holding it: a pair no document holds rules the text out with one
+  lookup, and otherwise only the documents of its rarest pair are checked for the others.
 - *where do its words vote for it to stand?* Each anchor word (the rarest of its words) votes
   for the offset where the text would start if that occurrence were part of it; the places
   with votes from at least half the anchors are where a passage like it (its words possibly
@@ -40,8 +40,8 @@ LARGE_REGION = 20_000
 _SHIFT = 40  # a document's offsets start at its index << _SHIFT
 _HALF = 1 << (_SHIFT - 1)
 _MAX_ANCHORS = 6
-_MAX_VOTES = 50_000  # occurrences the anchors may cast in all; rarer anchors come first
-_MAX_REGIONS = 12
+_MAX_VOTES = 200_000  # occurrences the anchors may cast in all; rarer anchors come first
+_MAX_REGIONS = 24
 _WORD = re.compile(r"\w+")
 _BITS_SET = [bin(mask).count("1") for mask in range(1 << _MAX_ANCHORS)]
 
@@ -121,7 +121,7 @@ class WordIndex:
 
     def __init__(self, documents: Sequence[Document]) -> None:
         self.documents = tuple(documents)
-        self._pairs: dict[int, int] | None = None  # word pair -> bit set of documents
+        self._pairs: dict[int, list[int]] | None = None  # word pair -> documents, in order
         self._tokens: _Tokens | None = None
 
     @staticmethod
@@ -142,41 +142,48 @@ class WordIndex:
         if not pairs:
             return list(self.documents)
         table = self._pair_table()
-        holders = (1 << len(self.documents)) - 1
+        fewest: list[int] | None = None
         for pair in pairs:
-            holders &= table.get(pair, 0)
-            if not holders:
-                return []
-        return [d for i, d in enumerate(self.documents) if holders >> i & 1]
+            holders = table.get(pair)
+            if holders is None:
+                return []  # the common case for a text that stands nowhere: one lookup
+            if fewest is None or len(holders) < len(fewest):
+                fewest = holders
+        assert fewest is not None
+        candidates = (self.documents[i] for i in fewest)
+        return [d for d in candidates if all(pair in d.word_pairs for pair in pairs)]
 
     def likely_regions(
         self, target: str, within: tuple[int, int] | None = None
     ) -> list[tuple[Document, int, int]]:
-        """Up to a dozen normalised ranges, best first, most likely to hold a passage like the
+        """Up to two dozen normalised ranges, best first, most likely to hold a passage like the
         normalised ``target`` (whose words may be misspelt: several anchors vote, so one slip
         loses one vote). ``within`` narrows a one-document index to a normalised range."""
         import numpy as np
 
-        ranked = sorted(words_with_offsets(target), key=lambda item: self._count(item[0]))
+        # The anchors are the rarest of the words the documents hold: a misspelt word stands
+        # nowhere and cannot vote, so it must not take the place of one that can.
+        present = [item for item in words_with_offsets(target) if self._count(item[0])]
+        ranked = sorted(present, key=lambda item: self._count(item[0]))
         chosen = ([a for a in ranked if len(a[0]) >= 3] or ranked)[:_MAX_ANCHORS]
-        # A passage within the fuzzy threshold keeps most words intact: at least half the anchors.
-        needed = max(1, (len(chosen) + 1) // 2)
-        if sum(1 for word, _ in chosen if self._count(word)) < needed:
-            return []
         bucket = max(8, len(target) // 4)
-        votes = []
+        votes: list[np.ndarray[Any, Any]] = []
         counted = 0
         for bit, (word, offset) in enumerate(chosen):
             positions = self._where(word)
             if within is not None:
                 lo, hi = np.searchsorted(positions, within)
                 positions = positions[lo:hi]
-            if counted and counted + len(positions) > _MAX_VOTES:
-                break
+            if not len(positions):
+                continue
+            if votes and counted + len(positions) > _MAX_VOTES:
+                break  # the rest are commoner still: they would say little at great cost
             counted += len(positions)
             votes.append((positions - offset) // bucket * 8 + bit)
-        if not counted:
+        if not votes:
             return []
+        # A passage like the target keeps most of its words: at least half the anchors that voted.
+        needed = max(1, (len(votes) + 1) // 2)
         keys = np.sort(np.concatenate(votes))  # bucket << 3 | anchor
         runs = np.flatnonzero(np.concatenate(([True], keys[1:] >> 3 != keys[:-1] >> 3)))
         buckets = keys[runs] >> 3
@@ -230,13 +237,12 @@ class WordIndex:
             self._tokens = _Tokens.of(self.documents)
         return self._tokens
 
-    def _pair_table(self) -> dict[int, int]:
+    def _pair_table(self) -> dict[int, list[int]]:
         if self._pairs is None:
-            table: dict[int, int] = {}
+            table: dict[int, list[int]] = {}
             for i, document in enumerate(self.documents):
-                bit = 1 << i
                 for pair in document.word_pairs:
-                    table[pair] = table.get(pair, 0) | bit
+                    table.setdefault(pair, []).append(i)
             self._pairs = table
         return self._pairs
 

@@ -90,8 +90,9 @@ class BM25Index:
                 if b - a < size // _DENSE_SHARE or len(self._dense_rows) >= self._dense_limit:
                     rare.append((a, b))
                     continue
-                row = self._dense_rows[i] = np.zeros(size)
+                row = np.zeros(size)
                 row[indices[a:b]] = data[a:b]
+                self._dense_rows[i] = row  # only once filled: another thread may read it
             scores += row
         if rare:
             scores += np.bincount(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -86,7 +87,8 @@ class QuoteLocator:
     def __init__(self, config: QuoteConfig | None = None, embedder: Embedder | None = None):
         self.config = config or QuoteConfig()
         self.embedder = embedder
-        self._corpora: dict[tuple[tuple[int, ...], int, int], _Corpus] = {}
+        self._corpora: dict[tuple[tuple[int, ...], int, int, QuoteConfig], _Corpus] = {}
+        self._corpora_lock = threading.Lock()
 
     def run(
         self,
@@ -124,12 +126,14 @@ class QuoteLocator:
         over the same documents (the same objects: the corpus holds them, so their identities
         stay theirs) with the same window size."""
         size, overlap = _window_settings(quotes, self.config)
-        key = (tuple(map(id, documents)), size, overlap)
-        corpus = self._corpora.get(key)
-        if corpus is None:
-            if len(self._corpora) >= _KEPT_CORPORA:
-                del self._corpora[next(iter(self._corpora))]
-            corpus = self._corpora[key] = _Corpus.build(documents, size, overlap, self.config)
+        key = (tuple(map(id, documents)), size, overlap, self.config)
+        with self._corpora_lock:
+            corpus = self._corpora.get(key)
+            if corpus is None:
+                if len(self._corpora) >= _KEPT_CORPORA:
+                    del self._corpora[next(iter(self._corpora))]
+                corpus = _Corpus.build(documents, size, overlap, self.config)
+                self._corpora[key] = corpus
         return corpus
 
     # -- one quote --------------------------------------------------------------------------
@@ -396,7 +400,9 @@ class _Corpus:
             return []
         top = self.windows[int(ranked[0])]
         runner_up = _best_apart(scores, ranked, self.windows, top)
-        bm25_ratio = float(scores[ranked[0]]) / (runner_up + _EPSILON)
+        if runner_up is None and len(ranked) < len(scores):  # every window ranked overlaps it
+            runner_up = _best_apart(scores, _best_first(scores, len(scores)), self.windows, top)
+        bm25_ratio = float(scores[ranked[0]]) / ((runner_up or 0.0) + _EPSILON)
         pieces: list[_Piece] = []
         covered: list[tuple[Document, int, int]] = []
         for i in ranked[: self.config.candidates * 4]:
@@ -526,21 +532,23 @@ def _exact_in(target: str, document: Document, region: Span) -> tuple[int, int] 
 
 
 def _best_first(scores: NDArray[np.float64], count: int) -> NDArray[np.intp]:
-    """The indices of the ``count`` highest scores, highest first (without sorting them all:
-    a corpus has thousands of windows, a quote needs a dozen)."""
+    """The indices of the ``count`` highest scores, highest first and, among equal scores, the
+    later window first (without sorting them all: a corpus has thousands of windows, a quote
+    needs a dozen)."""
     import numpy as np
 
-    if count >= len(scores):
-        return np.argsort(-scores, kind="stable")
-    top = np.argpartition(-scores, count - 1)[:count]
-    return top[np.argsort(-scores[top], kind="stable")]
+    top = np.arange(len(scores))
+    if count < len(scores):
+        top = np.sort(np.argpartition(scores, len(scores) - count)[len(scores) - count :])
+    return top[np.argsort(scores[top], kind="stable")[::-1]]
 
 
 def _best_apart(
     scores: NDArray[np.float64], ranked: NDArray[np.intp], windows: list[Window], top: Window
-) -> float:
-    """The best score of a window that does not overlap ``top``: overlapping windows share the
-    quote's words, so only a window elsewhere says whether the best one stands out."""
+) -> float | None:
+    """The best score among ``ranked`` of a window that does not overlap ``top`` (``None``
+    when they all do): overlapping windows share the quote's words, so only a window
+    elsewhere says whether the best one stands out."""
     for i in ranked[1:]:
         window = windows[int(i)]
         if (
@@ -549,7 +557,7 @@ def _best_apart(
             or window.start >= top.end
         ):
             return float(scores[i])
-    return 0.0
+    return None
 
 
 def _ratio(target: str, document: Document, start: int, end: int) -> float:
