@@ -40,8 +40,8 @@ LARGE_REGION = 20_000
 _SHIFT = 40  # a document's offsets start at its index << _SHIFT
 _HALF = 1 << (_SHIFT - 1)
 _MAX_ANCHORS = 6
-_MAX_VOTES = 200_000  # occurrences the anchors may cast in all; rarer anchors come first
-_MAX_REGIONS = 24
+_MAX_VOTES = 50_000  # occurrences the anchors may cast in all; rarer anchors come first
+_MAX_REGIONS = 16
 _WORD = re.compile(r"\w+")
 _BITS_SET = [bin(mask).count("1") for mask in range(1 << _MAX_ANCHORS)]
 
@@ -156,7 +156,7 @@ class WordIndex:
     def likely_regions(
         self, target: str, within: tuple[int, int] | None = None
     ) -> list[tuple[Document, int, int]]:
-        """Up to two dozen normalised ranges, best first, most likely to hold a passage like the
+        """Up to 16 normalised ranges, best first, most likely to hold a passage like the
         normalised ``target`` (whose words may be misspelt: several anchors vote, so one slip
         loses one vote). ``within`` narrows a one-document index to a normalised range."""
         import numpy as np
