@@ -10,11 +10,16 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rapidfuzz.distance import ScoreAlignment
 
 __all__ = ["Alignment", "align", "is_word_char", "widen_to_words"]
 
 _EDGE_PROBE = 24  # characters compared when choosing where a passage starts and ends
 _PROBE = 64  # rapidfuzz aligns a needle this long in one bit-parallel pass
+_SETTLED = 90  # a long target's passage this similar (in %) needs no third probe
 _WORD_START = re.compile(r"(?<!\w)(?<!\w')\w")  # "didn't" is one word, not "didn" and "t"
 _WORD_END = re.compile(r"\w(?!\w)(?!'\w)")
 _LOOKAHEAD = 2  # characters _WORD_END looks at after a match
@@ -75,37 +80,54 @@ def align(target: str, haystack: str, min_score: float = 0.0) -> Alignment | Non
 
 
 def _align_long(target: str, haystack: str, min_score: float) -> Alignment | None:
-    """A long target placed by its first, middle and last ``_PROBE`` characters, each aligned
-    on its own, then snapped to words as any window is. Aligning all of a target of a few
-    hundred characters at every offset costs rapidfuzz about a millisecond; a probe that short
-    takes its fast path, a few microseconds. Each probe proposes a passage of the target's
-    length where it stands; the first and last, agreeing, propose the passage from one to the
-    other. The most similar passage wins: a head and a tail quoted elsewhere (a summary) leave
+    """A long target placed by its first and last ``_PROBE`` characters, each aligned on its
+    own, then snapped to words as any window is. Aligning all of a target of a few hundred
+    characters at every offset costs rapidfuzz about a millisecond; a probe that short takes
+    its fast path, a few microseconds. When the two probes agree and the passage between them
+    is close to the target, that is the passage. Otherwise the middle ``_PROBE`` characters
+    are aligned too, each probe proposes a passage of the target's length where it stands, and
+    the most similar proposal is snapped: a head and a tail quoted elsewhere (a summary) leave
     the middle probe to find the passage itself, and a quote spliced from two places matches
     none of them well."""
     from rapidfuzz import fuzz
 
     length = len(target)
-    middle = (length - _PROBE) // 2
-    seeds = set()
-    ends = []
-    for offset in (0, middle, length - _PROBE):
-        found = fuzz.partial_ratio_alignment(target[offset : offset + _PROBE], haystack)
-        assert found is not None  # without a cutoff there is always a window
-        seeds.add((found.dest_start - offset, found.dest_start - offset + length))
-        ends.append(found)
-    head, tail = ends[0], ends[-1]
-    if abs(tail.dest_end - head.dest_start - length) <= length // 4:
-        seeds.add((head.dest_start, tail.dest_end))
     slack = max(6, length // 8)
-    best = max(
-        _snap_to_words(target, haystack, max(0, a), min(len(haystack), b), slack)
-        for a, b in sorted(seeds)
-        if a < len(haystack) and b > 0
-    )
+    head, tail = _probe(target, haystack, 0), _probe(target, haystack, length - _PROBE)
+    best = (0.0, 0, 0)
+    if abs(tail.dest_end - head.dest_start - length) <= length // 4:
+        best = _snap_to_words(target, haystack, head.dest_start, tail.dest_end, slack)
+    if best[0] < _SETTLED:
+        middle = (length - _PROBE) // 2
+        seeds = {
+            (probe.dest_start - offset, probe.dest_start - offset + length)
+            for probe, offset in (
+                (head, 0),
+                (_probe(target, haystack, middle), middle),
+                (tail, length - _PROBE),
+            )
+        }
+        # Only the most similar proposal is snapped: snapping costs a dozen comparisons.
+        windows = [
+            (fuzz.ratio(target, haystack[a:b]), a, b)
+            for a, b in ((max(0, a), min(len(haystack), b)) for a, b in sorted(seeds))
+            if a < b
+        ]
+        if windows:
+            _, a, b = max(windows)
+            best = max(best, _snap_to_words(target, haystack, a, b, slack))
     if best[0] < min_score * 90:
         return None
     return Alignment(best[0] / 100, best[1], best[2])
+
+
+def _probe(target: str, haystack: str, offset: int) -> ScoreAlignment:
+    """Where ``target[offset : offset + _PROBE]`` aligns best in ``haystack``."""
+    from rapidfuzz import fuzz
+
+    found = fuzz.partial_ratio_alignment(target[offset : offset + _PROBE], haystack)
+    assert found is not None  # without a cutoff there is always a window
+    return found
 
 
 def _snap_to_words(
