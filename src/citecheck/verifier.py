@@ -9,13 +9,13 @@ stops at the first one that finds the text.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from citecheck import registry
+from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document, Sources, as_documents
 from citecheck.ellipsis import match_fragments, split_fragments
 from citecheck.errors import (
@@ -145,8 +145,7 @@ class Verifier:
             raise ConfigError(f"index_candidates must be positive, got {index_candidates}")
         self.index = index
         self.index_candidates = index_candidates
-        self._word_indexes: dict[tuple[int, ...], WordIndex] = {}
-        self._word_index_lock = threading.Lock()
+        self._word_indexes: IdentityCache[WordIndex] = IdentityCache(_KEPT_INDEXES)
         self.support = (
             None
             if embedder is None and judge is None
@@ -451,15 +450,9 @@ class Verifier:
 
     def _word_index(self, documents: Mapping[str, Document]) -> WordIndex:
         """The word index of ``documents``, kept for the next calls with the same documents
-        (the same objects: the index holds them, so their identities stay theirs)."""
-        key = tuple(map(id, documents.values()))
-        with self._word_index_lock:
-            index = self._word_indexes.get(key)
-            if index is None:
-                if len(self._word_indexes) >= _KEPT_INDEXES:
-                    del self._word_indexes[next(iter(self._word_indexes))]
-                index = self._word_indexes[key] = WordIndex(tuple(documents.values()))
-        return index
+        (the same objects)."""
+        kept = tuple(documents.values())
+        return self._word_indexes.get(kept, None, lambda: WordIndex(kept))
 
     def _elsewhere_in_index(
         self,

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 import re
-import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from citecheck._identity_cache import IdentityCache
 from citecheck.alignment import Alignment, align, widen_to_words
 from citecheck.documents import Document
 from citecheck.ellipsis import fragment_differences, split_fragments
@@ -87,8 +87,7 @@ class QuoteLocator:
     def __init__(self, config: QuoteConfig | None = None, embedder: Embedder | None = None):
         self.config = config or QuoteConfig()
         self.embedder = embedder
-        self._corpora: dict[tuple[tuple[int, ...], int, int, QuoteConfig], _Corpus] = {}
-        self._corpora_lock = threading.Lock()
+        self._corpora: IdentityCache[_Corpus] = IdentityCache(_KEPT_CORPORA)
 
     def run(
         self,
@@ -123,18 +122,13 @@ class QuoteLocator:
 
     def _corpus(self, documents: Sequence[Document], quotes: Sequence[str]) -> _Corpus:
         """The windows and index for these documents and quotes, built or kept from a run
-        over the same documents (the same objects: the corpus holds them, so their identities
-        stay theirs) with the same window size."""
+        over the same documents (the same objects) with the same window size and settings."""
         size, overlap = _window_settings(quotes, self.config)
-        key = (tuple(map(id, documents)), size, overlap, self.config)
-        with self._corpora_lock:
-            corpus = self._corpora.get(key)
-            if corpus is None:
-                if len(self._corpora) >= _KEPT_CORPORA:
-                    del self._corpora[next(iter(self._corpora))]
-                corpus = _Corpus.build(documents, size, overlap, self.config)
-                self._corpora[key] = corpus
-        return corpus
+        return self._corpora.get(
+            documents,
+            (size, overlap, self.config),
+            lambda: _Corpus.build(documents, size, overlap, self.config),
+        )
 
     # -- one quote --------------------------------------------------------------------------
 
