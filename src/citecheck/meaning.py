@@ -18,6 +18,7 @@ __all__ = [
     "negation_counts",
     "noun_for",
     "number_list",
+    "numbers_with_offsets",
 ]
 
 _CONTEXT_CHARS = 80
@@ -55,7 +56,16 @@ def number_list(text: str) -> list[str]:
     ``1,000`` is a thousand and ``1,5`` a decimal."""
     if not _DIGIT.search(text):
         return []
-    return [_THOUSANDS.sub("", n).replace(",", ".") for n in _NUMBER.findall(text)]
+    return [_number(n) for n in _NUMBER.findall(text)]
+
+
+def numbers_with_offsets(text: str) -> list[tuple[int, int, str]]:
+    """The numbers of :func:`number_list` with the span of ``text`` each one stands in."""
+    return [(m.start(), m.end(), _number(m.group())) for m in _NUMBER.finditer(text)]
+
+
+def _number(written: str) -> str:
+    return _THOUSANDS.sub("", written).replace(",", ".")
 
 
 def _negated(tokens: list[str]) -> list[str]:

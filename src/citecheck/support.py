@@ -8,8 +8,10 @@ claim's words standing near it, and any number or negation it does not share int
 of support (``model=None`` grades by the bare cosine instead). At or above ``supported`` the
 claim is supported, at or above ``partial`` partly supported. A claim with a number that does
 not stand near its best sentence is at most partly supported (``cap_missing_numbers``): the
-fitted weight of that signal is small, because in citation contexts a number often belongs to
+model gives that signal no weight, because in citation contexts a number often belongs to
 another cited work, but a verified claim with the wrong number is the error users least forgive.
+Only the claim's quantities count, not the digits of names or reference markers
+(:mod:`citecheck.quantities`).
 With a judge (an NLI model, an LLM), its probability for the best candidates decides instead.
 """
 
