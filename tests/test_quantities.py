@@ -62,6 +62,30 @@ def test_references_are_blanked_without_touching_the_claim() -> None:
     assert "showed that miR-200 drives metastasis" in words
 
 
+@pytest.mark.parametrize(
+    ("passage", "number"),
+    [
+        ("ten patients", "10"),
+        ("twenty-one controls", "20"),
+        ("in the third quarter", "3"),
+        ("5 000 people", "5000"),
+        ("12 345 678 cells", "12345678"),
+        ("a dozen farms", "12"),
+    ],
+)
+def test_numbers_present_read_words_and_spaced_thousands(passage: str, number: str) -> None:
+    assert number in numbers_present(normalize(passage))
+
+
+def test_spaced_digits_that_are_not_thousands_stay_apart() -> None:
+    assert numbers_present(normalize("in 2019 200 people, 1.5 000")) == {
+        "2019",
+        "200",
+        "1.5",
+        "000",
+    }
+
+
 def test_a_spelled_number_stands_for_its_digits() -> None:
     assert numbers_present(normalize("Ten patients, twenty-one controls and 15 more")) >= {
         "10",

@@ -51,11 +51,23 @@ _SPELLED = {
             "thirty forty fifty sixty seventy eighty ninety".split(), start=3
         )
     },
+    **{
+        word: str(value)
+        for value, word in enumerate(
+            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+            "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth "
+            "twentieth".split(),
+            start=1,
+        )
+    },
     "dozen": "12",
     "hundred": "100",
     "thousand": "1000",
 }
 _LETTERS = re.compile(r"[^\W\d_]+")
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d.,]\d|\d)")
+"""Thousands set apart by spaces, as French and German write them: "5 000" (normalised text
+has plain spaces)."""
 
 
 def without_references(text: str) -> str:
@@ -92,8 +104,12 @@ def stated_numbers(text: str) -> list[str]:
 
 
 def numbers_present(normalized: str) -> set[str]:
-    """Every number that stands in ``normalized`` (normalised text), in digits or as a word
-    from zero to twenty, a ten, a dozen, a hundred or a thousand."""
+    """Every number that stands in ``normalized`` (normalised text): in digits, with its
+    thousands set apart by spaces ("5 000"), or as a word from zero to twenty, a ten, a
+    dozen, a hundred, a thousand or an ordinal to the twentieth ("third" for the "3" of
+    "3rd"). Only a claim's numbers are checked against this set, so a reading too many costs
+    nothing."""
     found = set(number_list(normalized))
     found.update(_SPELLED[word] for word in _LETTERS.findall(normalized) if word in _SPELLED)
+    found.update(m.group().replace(" ", "") for m in _SPACED_THOUSANDS.finditer(normalized))
     return found
