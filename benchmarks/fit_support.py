@@ -71,7 +71,7 @@ def fit_logistic(
 def fit_weights(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
     """The logistic weights, with a missing number never raising the probability of support.
 
-    Fitted freely on Citation-Integrity train, a missing number *raises* it (+0.22): a citing
+    Fitted freely on Citation-Integrity train, a missing number *raises* it (+0.20): a citing
     sentence's numbers often come from another cited work. Where that happens its weight is
     held at 0 and the other weights are refitted without it; the verifier caps the grade of a
     claim with a missing number anyway (see :mod:`citecheck.support`).

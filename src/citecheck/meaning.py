@@ -24,7 +24,7 @@ __all__ = [
 _CONTEXT_CHARS = 80
 
 _TOKEN = re.compile(r"\w+(?:'\w+)?")
-_NUMBER = re.compile(r"(?:(?<=\s)-|^-)?\d+(?:[.,]\d+)*")
+_NUMBER = re.compile(r"(?:(?<=[\s(\[=])-|^-)?\d+(?:[.,]\d+)*")
 _THOUSANDS = re.compile(r",(?=\d{3}(?!\d))")
 _DIGIT = re.compile(r"\d")
 _NEGATIONS = frozenset(
@@ -52,8 +52,8 @@ def negation_counts(text: str) -> Counter[str]:
 
 
 def number_list(text: str) -> list[str]:
-    """Numbers in order: ``-5`` keeps its sign (a hyphen inside ``10-20`` does not make one),
-    ``1,000`` is a thousand and ``1,5`` a decimal."""
+    """Numbers in order: ``-5`` and ``(-5)`` keep their sign (a hyphen inside ``10-20`` does
+    not make one), ``1,000`` is a thousand and ``1,5`` a decimal."""
     if not _DIGIT.search(text):
         return []
     return [_number(n) for n in _NUMBER.findall(text)]

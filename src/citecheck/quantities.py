@@ -6,110 +6,194 @@ A claim whose number does not stand near its evidence is at most partly supporte
 reference list, and "Smith et al. (2019)" names another work. Read as numbers, they made the
 verifier say "the number 2 is not in the passage" of a claim about SARS-CoV-2. On the evidence
 side, a number written as a word ("ten patients") stands there as well as its digits.
+
+The rules lean towards keeping a number: a quantity wrongly left out hides a wrong number from
+the user, while a marker wrongly kept only costs a claim its "supported" grade, with a reason
+the user can check. Known limits: a bracket of small integers after a word is taken for a
+marker even when it is a range ("a scale (1-10)"), and only English number words are read.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from citecheck.meaning import number_list, numbers_with_offsets
 from citecheck.text import normalize
 
 __all__ = ["numbers_present", "stated_numbers", "without_references"]
 
-_AUTHOR_PARENTHESIS = re.compile(
-    r"\((?=[^()]*(?:\bet al\b|\b(?:1[6-9]|20)\d\d[a-z]?\b))(?=[^()]*[A-Z])[^()]*\)"
+_YEAR = r"(?:1[6-9]|20)\d\d[a-z]?"
+_YEARS = re.compile(rf"\b{_YEAR}\b")
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
-"""A parenthesis naming authors: "(Smith et al., 2011; Jones, 2020)", "(Koch et al.,)"."""
+_PARENTHESIS = re.compile(r"\(([^()]*)\)")
+_WORDS = re.compile(r"[^\W\d_][\w'\u2019-]*")
+_NOT_AUTHORS = re.compile(r"[\d%=$\u20ac\u00a3<>+\u00d7/:]")
+_AUTHOR_PARTICLES = frozenset(
+    "et al and van der den de von la le du da del di see cf also in press eg e.g".split()
+)
+_NARRATIVE = re.compile(
+    rf"(?<![\w'\u2019-])[A-Z][\w'\u2019-]+(?:\s+(?:and|&)\s+[A-Z][\w'\u2019-]+)?\s+\({_YEAR}\)"
+)
+"""Authors cited in the running text: "Jones (2020)", "Smith and Jones (2019)"."""
 _ET_AL = re.compile(
-    r"\b[A-Z][\w'\u2019-]*(?:\s+(?:and|&)\s+[A-Z][\w'\u2019-]*)?\s+et\s+al\b\.?"
-    r"(?:,?\s*\(?(?:1[6-9]|20)\d\d[a-z]?\)?)?"
+    r"(?<![\w'\u2019-])[A-Z][\w'\u2019-]*(?:\s+(?:and|&)\s+[A-Z][\w'\u2019-]*)?\s+et\s+al\b\.?"
+    rf"(?:\d{{1,3}}(?:[,\u2013-]\d{{1,3}})*(?=[\s.,;:]|$)|,?\s*\(?{_YEAR}\)?)?"
 )
-"""Authors in the running text: "Smith et al.", "Smith and Jones et al., 2020"."""
+"""Authors in the running text: "Smith et al.", "Smith and Jones et al., 2020", and a marker
+glued to them, "Smith et al.12"."""
 _MARKER = re.compile(
     r"[\[(]\s*[-\u2013\u2014]?\s*\d{1,3}(?:\s*[,;\u2013\u2014-]\s*\d{1,3})*\s*[\])]"
 )
-"""A bracket or parenthesis of small integers only: "[12]", "(3, 4)", "[5–7]", "[–11]"."""
+"""A bracket or parenthesis of small integers only: "[12]", "(3, 4)", "[5–7]", "[–11]";
+:func:`_is_marker` judges it."""
+_GROUPS = re.compile(r"\d+")
 _GLUED_CANDIDATE = re.compile(
-    r"(?<=[^\s\d])(?:\d{1,3}(?:[,\u2013-]\d{1,3})*(?=\s|$)|[\u00b9\u00b2\u00b3\u2070-\u2079]+(?![.,]?\d))"
+    r"(?<=[^\s\d])(?<!\d[,\u2013-])"
+    r"(?:\d{1,3}(?:[,\u2013-]\d{1,3})*(?=\s|$)|[\u00b9\u00b2\u00b3\u2070-\u2079]+(?![.,]?\d))"
 )
 """Digits or superscripts right after a word or a mark, which :func:`_glued_marker` judges."""
+_ABBREVIATIONS = frozenset(
+    "no nos nr vol p pp fig figs eq eqs ch sec art approx ca rs inr usd eur "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+"""Words that a number follows after a full stop without being a marker: "Nov.10", "Rs.500"."""
 _BLANK = " ;"  # a separator, so that no number next to a blank gains a sign or a digit
-_NAME = re.compile(r"(?<![\w.,-])[^\W\d_][\w.-]*\d[\w-]*")
-"""A token that starts with a letter and holds a digit: SARS-CoV-2, CR3022, p53, COVA1-18."""
-_SPELLED = {
-    **{
-        word: str(value)
-        for value, word in enumerate(
-            "zero one two three four five six seven eight nine ten eleven twelve thirteen "
-            "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
-        )
-    },
-    **{
-        word: str(10 * value)
-        for value, word in enumerate(
-            "thirty forty fifty sixty seventy eighty ninety".split(), start=3
-        )
-    },
-    **{
-        word: str(value)
-        for value, word in enumerate(
-            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-            "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth "
-            "twentieth".split(),
-            start=1,
-        )
-    },
-    "dozen": "12",
-    "hundred": "100",
-    "thousand": "1000",
-}
-_LETTERS = re.compile(r"[^\W\d_]+")
-_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d.,]\d|\d)")
+_NAME = re.compile(
+    r"(?<![\w.,-])(?!(?:mid|pre|post|early|late)-\d|v\d|q[1-4]\b"
+    rf"|(?:{'|'.join(sorted(_ABBREVIATIONS))})\.\d)"
+    r"[^\W\d_][\w.-]*\d[\w-]*"
+)
+"""A token that starts with a letter and holds a digit: SARS-CoV-2, CR3022, p53, COVA1-18.
+Not "mid-2020", "v2.0", "Q3", "Rs.500", "Nov.10" or "No.5": dates, versions and amounts."""
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,^_])\d{1,3}(?: \d{3})+(?![.,]\d|\d)")
 """Thousands set apart by spaces, as French and German write them: "5 000" (normalised text
 has plain spaces)."""
+_UNITS = "zero one two three four five six seven eight nine".split()
+_TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_ORDINALS = (
+    "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+    "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
+)
+_VALUES = {
+    **{word: value for value, word in enumerate(_UNITS + _TEENS)},
+    **{word: 20 + 10 * index for index, word in enumerate(_TENS)},
+    **{word: 3 + index for index, word in enumerate(_ORDINALS)},
+    "dozen": 12,
+    "hundred": 100,
+    "thousand": 1000,
+}
+_SPELLED_NUMBER = re.compile(
+    rf"\b(?:(?P<tens>{'|'.join(_TENS)})(?:[- ](?P<unit>{'|'.join(_UNITS[1:])}))?"
+    rf"|(?P<small>{'|'.join(_UNITS + _TEENS)}))(?:[- ](?P<times>hundred|thousand))?\b"
+    rf"|\b(?P<ordinal>{'|'.join(_ORDINALS)})\b(?! of\b)"
+    r"|\b(?P<bare>dozen|hundred|thousand)\b"
+)
+"""Numbers in English words: "ten", "twenty-one", "two hundred", "a dozen", "the third" (not
+"a third of", a fraction). "One", "first" and "second" are left out: "one of them", "a second
+trial" say no number."""
 
 
 def without_references(text: str) -> str:
     """``text`` with its author references and reference markers blanked out: they point to
     other works and are not what the claim says."""
-    for pattern in (_AUTHOR_PARENTHESIS, _ET_AL, _MARKER):
-        text = pattern.sub(_BLANK, text)
-    return _GLUED_CANDIDATE.sub(lambda m: _BLANK if _glued_marker(m) else m.group(), text)
+    text = _PARENTHESIS.sub(lambda m: _BLANK if _names_authors(m[1]) else m[0], text)
+    text = _NARRATIVE.sub(lambda m: m[0] if _starts_with_month(m[0]) else _BLANK, text)
+    text = _ET_AL.sub(_BLANK, text)
+    text = _MARKER.sub(lambda m: _BLANK if _is_marker(m) else m[0], text)
+    return _GLUED_CANDIDATE.sub(lambda m: _BLANK if _glued_marker(m) else m[0], text)
+
+
+def _names_authors(inside: str) -> bool:
+    """Whether a parenthesis holds author references only: "Smith et al., 2011; Jones, 2020",
+    "Koch et al.,". Any other number or sign, a month or a lower-case word keeps it: "N = 2000",
+    "March 2020", "up 12% from 2022, according to Reuters"."""
+    if "et al" not in inside and not _YEARS.search(inside):
+        return False
+    rest = _YEARS.sub(" ", inside)
+    if _NOT_AUTHORS.search(rest):
+        return False
+    words = _WORDS.findall(rest)
+    return (
+        any(word[0].isupper() for word in words)
+        and not any(word.lower().rstrip(".") in _MONTHS for word in words)
+        and all(word[0].isupper() or word.rstrip(".") in _AUTHOR_PARTICLES for word in words)
+    )
+
+
+def _starts_with_month(cited: str) -> bool:
+    return cited.split(None, 1)[0].lower() in _MONTHS
+
+
+def _is_marker(match: re.Match[str]) -> bool:
+    """Whether a bracket of small integers is a reference marker: not after a number ("45
+    (30-60)", "2 (1, 4)"), and no group is 0 or starts with it ("[0, 1]", "(1,000)")."""
+    before = match.string[max(0, match.start() - 8) : match.start()].rstrip()
+    if before[-1:].isdigit():
+        return False
+    return not any(group.startswith("0") for group in _GROUPS.findall(match[0]))
 
 
 def _glued_marker(match: re.Match[str]) -> bool:
     """Whether ``match`` is a reference marker set on the line: "deaths.,10 This" and
-    "[4]12 " (digits after a word and one or two marks, or after a bracket), "deaths¹⁰" and
-    "deaths.¹⁰" (superscripts after a word and at most one mark). ``\\w`` would take "¹" or
-    "½" for a letter, hence ``str.isalpha``."""
-    before = match.string[max(0, match.start() - 3) : match.start()]  # a letter and two marks
-    word = before.rstrip(".,;:")
+    "[4]12 " (digits after a word and one or two of "." and ",", or after a bracket),
+    "deaths¹⁰" and "deaths.¹⁰" (superscripts after a word and at most one mark). Not after an
+    abbreviation ("Nov.10", "Rs.500") or a colon ("Total:100"). ``\\w`` would take "¹" or "½"
+    for a letter, hence ``str.isalpha``."""
+    before = match.string[max(0, match.start() - 12) : match.start()]
+    word = before.rstrip(".,")
     marks = len(before) - len(word)
-    if match.group()[0].isdecimal():
-        return before.endswith((")", "]")) or (1 <= marks <= 2 and word[-1:].isalpha())
-    return marks <= 1 and word[-1:].isalpha()
+    if not word[-1:].isalpha():
+        return match[0][0].isdecimal() and before.endswith((")", "]"))
+    letters = len(word) - len(word.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+    if word[len(word) - letters :].lower() in _ABBREVIATIONS:
+        return False
+    if match[0][0].isdecimal():
+        return 1 <= marks <= 2
+    return marks <= 1
 
 
 def stated_numbers(text: str) -> list[str]:
     """The quantities of ``text`` in order, as :func:`~citecheck.meaning.number_list` writes
     them: no digit of a name, of a reference marker or of an author reference."""
-    plain = normalize(without_references(text))
-    names = [match.span() for match in _NAME.finditer(plain)]
-    return [
-        number
-        for start, end, number in numbers_with_offsets(plain)
-        if not any(s < end and start < e for s, e in names)
-    ]
+    plain = _SPACED_THOUSANDS.sub(
+        lambda m: m[0].replace(" ", ""), normalize(without_references(text))
+    )
+    names = [match.span() for match in _NAME.finditer(plain)]  # in order, apart
+    ends = [end for _, end in names]
+    stated = []
+    for start, end, number in numbers_with_offsets(plain):
+        index = bisect_right(ends, start)  # the first name ending after the number starts
+        if index == len(names) or names[index][0] >= end:
+            stated.append(number)
+    return stated
 
 
 def numbers_present(normalized: str) -> set[str]:
     """Every number that stands in ``normalized`` (normalised text): in digits, with its
-    thousands set apart by spaces ("5 000"), or as a word from zero to twenty, a ten, a
-    dozen, a hundred, a thousand or an ordinal to the twentieth ("third" for the "3" of
-    "3rd"). Only a claim's numbers are checked against this set, so a reading too many costs
-    nothing."""
+    thousands set apart by spaces ("5 000"), or in English words ("ten", "twenty-one", "two
+    hundred", "the third" for the "3" of "3rd"). A reading too many could hide a number the
+    claim gets wrong, so words that often say no number ("one of", "a second trial", "a
+    third of") are not read."""
     found = set(number_list(normalized))
-    found.update(_SPELLED[word] for word in _LETTERS.findall(normalized) if word in _SPELLED)
-    found.update(m.group().replace(" ", "") for m in _SPACED_THOUSANDS.finditer(normalized))
+    found.update(m[0].replace(" ", "") for m in _SPACED_THOUSANDS.finditer(normalized))
+    spelled = (_spelled_value(m) for m in _SPELLED_NUMBER.finditer(normalized))
+    found.update(str(value) for value in spelled if value is not None)
     return found
+
+
+def _spelled_value(match: re.Match[str]) -> int | None:
+    """The value of a :data:`_SPELLED_NUMBER` match; ``None`` for a lone "one"."""
+    if match["ordinal"] or match["bare"]:
+        return _VALUES[match["ordinal"] or match["bare"]]
+    if match["tens"]:
+        value = _VALUES[match["tens"]] + (_VALUES[match["unit"]] if match["unit"] else 0)
+    elif match["small"] == "one" and not match["times"]:
+        return None
+    else:
+        value = _VALUES[match["small"]]
+    return value * _VALUES[match["times"]] if match["times"] else value
