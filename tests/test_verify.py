@@ -8,6 +8,7 @@ import pytest
 import citecheck
 from citecheck import (
     BackendError,
+    Citation,
     ConfigError,
     Document,
     Evidence,
@@ -500,3 +501,21 @@ def test_bad_values_are_citecheck_errors() -> None:
         Verifier(threshold="0.8")  # type: ignore[arg-type]
     with pytest.raises(InputError):
         Evidence("d", 0, 1, "x", 1.5, "exact")
+
+
+def test_a_garbled_quote_is_found_in_another_small_source() -> None:
+    """Most words misspelt (as after OCR): no word votes for a place, yet a small source that
+    holds the passage is still aligned whole, so the quote is not called fabricated."""
+    filler = "Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor. " * 20
+    passage = (
+        "Municipal pension reserves increased substantially following legislative reforms "
+        "enacted during eighteen ninety"
+    )
+    garbled = (
+        "Munieipal pencion resecves incrcased substactially follcwing legiscative refcrms "
+        "enaeted durcng eighceen nincty"
+    )
+    sources = {"a": Document("a", filler), "b": Document("b", f"{filler}{passage}. {filler}")}
+    result = Verifier().check(Citation(source_id="a", excerpt=garbled), sources)
+    assert result.status is Status.WRONG_LOCATION
+    assert result.evidence[0].source_id == "b"

@@ -102,6 +102,7 @@ def test_a_failing_catalog_is_unchecked_never_a_phantom() -> None:
     assert report.phantom_citations == []
     assert report.results[0].status is Status.UNCHECKED
     assert "the catalog is down" in report.results[0].reason
+    assert "1 citation, pass rate 0%, UNCHECKED\nresult: UNCHECKED" in report.to_text()
 
 
 def test_unchecked_references_do_not_hide_a_phantom() -> None:
@@ -131,6 +132,27 @@ def test_a_quote_at_the_wrong_verse_of_the_sarga_is_a_wrong_location() -> None:
     assert result.status is Status.WRONG_LOCATION
     assert result.evidence[0].source_id == "Bala 1.6"
     assert result.reason == ("Bala 1.5 exists, but the excerpt stands in Bala 1.6, not in Bala 1.5")
+
+
+def test_a_quote_at_the_wrong_verse_names_a_change_of_meaning_there() -> None:
+    texts = {**TEXTS, "Bala 1.6": "Narada, hearing this, spoke with delight to the sage"}
+    verifier = ReferenceVerifier("valmiki_ramayana", MAP, texts=texts)
+    quote = "Narada, hearing this, never spoke with delight to the sage"
+    result = verifier.verify(f'"{quote}" [Bala 1.5]').results[0]
+    assert result.status is Status.WRONG_LOCATION
+    assert result.reason.startswith("Bala 1.5 exists, but the excerpt stands in Bala 1.6, not in")
+    assert "only with a change of meaning: the quote adds 'never'" in result.reason
+
+
+def test_the_other_verses_of_a_sarga_are_looked_up_once_per_batch() -> None:
+    spy = SpyCatalog()
+    texts = {**TEXTS, "Bala 1.6": "Rama went to the forest", "Bala 1.7": "Sita followed him"}
+    quote = '"Narada, best of those who know" [Bala 1.6]'
+    reports = ReferenceVerifier("valmiki_ramayana", spy, texts=texts).verify_many(
+        [quote, quote, '"the sage Narada, best of" [Bala 1.7]']
+    )
+    assert [r.results[0].status for r in reports] == [Status.WRONG_LOCATION] * 3
+    assert len(spy.calls) == 2, "the cited verses, then the sarga's other verses, once"
 
 
 def test_a_quote_without_text_is_unchecked() -> None:

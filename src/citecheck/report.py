@@ -91,6 +91,10 @@ class Report:
         rate = "n/a" if s["pass_rate"] is None else f"{s['pass_rate']:.0%}"
         lines.append(
             f"{s['total']} citation{'' if s['total'] == 1 else 's'}, pass rate {rate}, "
-            + ("PASSED" if self.passed else "FAILED")
+            + self._verdict()
         )
         return "\n".join(lines)
+
+    def _verdict(self) -> str:
+        """The last word of :meth:`to_text`."""
+        return "PASSED" if self.passed else "FAILED"

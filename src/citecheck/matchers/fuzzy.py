@@ -61,14 +61,21 @@ class FuzzyMatcher:
 
     def shortlist(self, query: str, index: WordIndex) -> list[tuple[Document, Span | None]]:
         """The places of the index's documents worth a :meth:`find`, best first: where the
-        query's words vote for it to stand."""
+        query's words vote for it to stand. When no place gets the votes (most of its words
+        misspelt, as after OCR), every document small enough for :meth:`find` to align whole,
+        so that "stands nowhere" stays true of them."""
         target = needle(query)
         if len(target) < self.min_length:
             return []
-        places: list[tuple[Document, Span | None]] = []
-        for document, a, b in index.likely_regions(target):
-            places.append((document, Span(*document.normalized.to_original(a, b))))
-        return places
+        places: list[tuple[Document, Span | None]] = [
+            (document, Span(*document.normalized.to_original(a, b)))
+            for document, a, b in index.likely_regions(target)
+        ]
+        return places or [
+            (document, None)
+            for document in index.documents
+            if not is_large(len(target), 0, len(document.normalized.text))
+        ]
 
     def _best(
         self, target: str, document: Document, regions: list[tuple[int, int]]

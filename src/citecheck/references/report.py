@@ -82,6 +82,10 @@ class ReferenceReport(Report):
         )
         return data
 
+    def _verdict(self) -> str:
+        """Not "FAILED" when a reference could not be checked: that is no failure."""
+        return "UNCHECKED" if self.result == "UNCHECKED" else Report._verdict(self)
+
     def to_text(self) -> str:
         lines = [Report.to_text(self), f"result: {self.result}"]
         if self.phantom_citations:

@@ -16,6 +16,7 @@ from typing import Any
 from citecheck import registry
 from citecheck.documents import Document
 from citecheck.errors import ConfigError, InputError
+from citecheck.meaning import differences_at, noun_for
 from citecheck.model import Citation, Evidence, Marker, Reference, Result, Span, Status
 from citecheck.protocols import Index, Matcher, ReferenceCatalog
 from citecheck.references.catalogs import Presence, StructureMap
@@ -134,7 +135,8 @@ class ReferenceVerifier:
             )
         )
         presences = self._lookup(wanted)
-        return [self._report(item, presences) for item in parsed]
+        quotes: dict[tuple[str, str], Result] = {}  # the same quote at the same place, once
+        return [self._report(item, presences, quotes) for item in parsed]
 
     # -- steps ----------------------------------------------------------------------------
 
@@ -162,10 +164,12 @@ class ReferenceVerifier:
         return found
 
     def _report(
-        self, item: _Parsed, presences: Mapping[StructuredReference, Presence]
+        self,
+        item: _Parsed,
+        presences: dict[StructuredReference, Presence],
+        quote_cache: dict[tuple[str, str], Result],
     ) -> ReferenceReport:
         results: list[Result] = []
-        quote_cache: dict[tuple[str, str], Result] = {}
         for mention, attachment in zip(item.mentions, item.attachments, strict=True):
             quote_result = None
             if attachment.excerpt and mention.problem is None:
@@ -230,7 +234,7 @@ class ReferenceVerifier:
         self,
         mention: Mention,
         quote: str,
-        presences: Mapping[StructuredReference, Presence],
+        presences: dict[StructuredReference, Presence],
         cache: dict[tuple[str, str], Result],
     ) -> Result:
         """The quote checked in the text of the mention's references, joined in order."""
@@ -252,13 +256,21 @@ class ReferenceVerifier:
             document = Document(name, "\n".join(t for t in texts if t is not None))
             result = self._quotes.check(citation, {name: document})
             if result.status is Status.UNSUPPORTED and len(refs) == 1:
-                result = self._nearby(result, refs[0], quote) or result
+                result = self._nearby(result, refs[0], quote, presences) or result
             cache[key] = result
         return cache[key]
 
-    def _nearby(self, result: Result, cited: StructuredReference, quote: str) -> Result | None:
+    def _nearby(
+        self,
+        result: Result,
+        cited: StructuredReference,
+        quote: str,
+        presences: dict[StructuredReference, Presence],
+    ) -> Result | None:
         """The quote missing at ``cited`` looked for in the other verses of the same sarga
-        (chapter): right words, wrong verse number is ``WRONG_LOCATION``, not a fabrication."""
+        (chapter): right words, wrong verse number is ``WRONG_LOCATION``, not a fabrication.
+        The verses looked up join ``presences``, so the next quote of that sarga, in this
+        answer or another of the batch, asks the catalog nothing."""
         if len(cited.numbers) != self.scheme.depth:
             return None
         parent = cited.numbers[:-1]
@@ -267,7 +279,8 @@ class ReferenceVerifier:
             for n in range(1, NEIGHBOURS + 1)
             if n != cited.numbers[-1]
         ]
-        found = self._lookup(siblings)
+        presences.update(self._lookup([ref for ref in siblings if ref not in presences]))
+        found = presences
         documents = {
             ref.canonical: Document(ref.canonical, text)
             for ref in siblings
@@ -278,6 +291,20 @@ class ReferenceVerifier:
             return None
         best = evidence[0]
         reason = f"the excerpt stands in {best.source_id}, not in {cited.canonical}"
+        changes = (
+            []
+            if best.method == "exact"
+            else differences_at(
+                quote,
+                documents[best.source_id].text,
+                best.start,
+                best.end,
+                omissions=True,
+                noun=noun_for(quoted=True),
+            )
+        )
+        if changes:
+            reason += ", and only with a change of meaning: " + "; ".join(changes)
         shown = tuple(evidence[:5])
         return Result(result.citation, Status.WRONG_LOCATION, 0.3 * best.score, shown, reason)
 
