@@ -43,6 +43,27 @@ def test_bad_configuration_is_named() -> None:
         MemoryIndex(metric="euclid")
     with pytest.raises(ConfigError, match="dimension"):
         MemoryIndex(dimension=0)
+    with pytest.raises(ConfigError, match="dimension"):
+        MemoryIndex(True)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("broken", "records", "message"),
+    [
+        ("manifest.json", None, "manifest"),
+        ("records.jsonl", "{not json\n", "does not hold"),
+        ("records.jsonl", '{"metadata": {}}\n', "malformed"),
+    ],
+)
+def test_broken_saved_files_are_input_errors(  # type: ignore[no-untyped-def]
+    tmp_path, broken: str, records: str | None, message: str
+) -> None:
+    index = MemoryIndex(2)
+    index.upsert([Record("a", [1.0, 0.0])])
+    index.save(tmp_path)
+    (tmp_path / broken).write_text("[]" if records is None else records)
+    with pytest.raises(InputError, match=message):
+        MemoryIndex.load(tmp_path)
 
 
 def test_loading_something_else_is_an_error(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -28,6 +28,7 @@ from citecheck.indexes.records import (
     Hit,
     MetadataValue,
     Record,
+    check_count,
     check_ids,
     check_k,
     check_metadata,
@@ -35,6 +36,7 @@ from citecheck.indexes.records import (
     check_vector,
     copy_metadata,
 )
+from citecheck.indexes.saved import read_saved, reading, write_saved
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,12 +57,6 @@ def _import_faiss() -> Any:
     except ImportError:
         raise MissingDependencyError("faiss-cpu", "faiss") from None
     return faiss
-
-
-def _positive(name: str, value: object, minimum: int = 1) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise ConfigError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return value
 
 
 class FaissIndex:
@@ -105,16 +101,16 @@ class FaissIndex:
         if metric not in METRICS:
             raise ConfigError(f"metric must be one of {METRICS}, got {metric!r}")
         if dimension is not None:
-            _positive("dimension", dimension)
+            check_count("dimension", dimension)
         if not isinstance(approximate, bool):
             raise ConfigError(f"approximate must be True or False, got {approximate!r}")
         self.dimension = dimension
         self.metric = metric
         self.approximate = approximate
-        self.m = _positive("m", m, 2)
-        self.ef_construction = _positive("ef_construction", ef_construction)
-        self.ef_search = _positive("ef_search", ef_search)
-        self.exact_up_to = _positive("exact_up_to", exact_up_to, 0)
+        self.m = check_count("m", m, 2)
+        self.ef_construction = check_count("ef_construction", ef_construction)
+        self.ef_search = check_count("ef_search", ef_search)
+        self.exact_up_to = check_count("exact_up_to", exact_up_to, 0)
         self._graph: Any = None  # the IndexHNSWFlat when approximate
         self._flat: Any = None  # the vectors by label: the flat index, or the graph's storage
         self._ids: list[str | None] = []  # by label; None once dead
@@ -346,16 +342,16 @@ class FaissIndex:
         path.mkdir(parents=True, exist_ok=True)
         if self._flat is not None:
             self._faiss.write_index(self._index, str(path / "vectors.faiss"))
-        with (path / "records.jsonl").open("w", encoding="utf-8") as handle:
-            for label, rid in enumerate(self._ids):
-                if rid is not None:
-                    row = {
-                        "id": rid,
-                        "label": label,
-                        "scale": float(self._scales[label]),
-                        "metadata": self._metadata[label],
-                    }
-                    handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        rows = (
+            {
+                "id": rid,
+                "label": label,
+                "scale": float(self._scales[label]),
+                "metadata": self._metadata[label],
+            }
+            for label, rid in enumerate(self._ids)
+            if rid is not None
+        )
         manifest = {
             "format": _FORMAT,
             "version": _FORMAT_VERSION,
@@ -366,25 +362,15 @@ class FaissIndex:
             "count": self.count(),
             "stored": len(self._ids),
         }
-        (path / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        write_saved(path, manifest, rows)
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str]) -> FaissIndex:
         """The index saved in ``directory``; a missing, foreign or inconsistent file is an
         :class:`~citecheck.errors.InputError`."""
         path = Path(directory)
-        try:
-            manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-            lines = (path / "records.jsonl").read_text(encoding="utf-8").splitlines()
-            rows = [json.loads(line) for line in lines]
-        except (OSError, ValueError) as exc:
-            raise InputError(f"{path} does not hold a saved FaissIndex: {exc}") from None
-        if not isinstance(manifest, dict) or (manifest.get("format"), manifest.get("version")) != (
-            _FORMAT,
-            _FORMAT_VERSION,
-        ):
-            raise InputError(f"{path}: not a {_FORMAT} version {_FORMAT_VERSION} manifest")
-        try:
+        manifest, rows = read_saved(path, "FaissIndex", _FORMAT, _FORMAT_VERSION)
+        with reading(path):
             index = cls(
                 manifest["dimension"],
                 manifest["metric"],
@@ -392,10 +378,6 @@ class FaissIndex:
                 **manifest["parameters"],
             )
             index._restore(path, manifest, rows)
-        except InputError:
-            raise
-        except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            raise InputError(f"{path}: malformed manifest or records ({exc!r})") from None
         return index
 
     def _restore(self, path: Path, manifest: dict[str, Any], rows: list[Any]) -> None:

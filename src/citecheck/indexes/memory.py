@@ -7,7 +7,6 @@ Python per record, so a filtered search costs more on a large index than an unfi
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -20,12 +19,14 @@ from citecheck.indexes.records import (
     Hit,
     MetadataValue,
     Record,
+    check_count,
     check_ids,
     check_k,
     check_records,
     check_vector,
     copy_metadata,
 )
+from citecheck.indexes.saved import read_saved, reading, write_saved
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,8 +53,8 @@ class MemoryIndex:
 
         if metric not in METRICS:
             raise ConfigError(f"metric must be one of {METRICS}, got {metric!r}")
-        if dimension is not None and (not isinstance(dimension, int) or dimension < 1):
-            raise ConfigError(f"dimension must be a positive integer, got {dimension!r}")
+        if dimension is not None:
+            check_count("dimension", dimension)
         self.dimension = dimension
         self.metric = metric
         self._ids: list[str] = []
@@ -169,9 +170,10 @@ class MemoryIndex:
         path.mkdir(parents=True, exist_ok=True)
         with (path / "vectors.npy").open("wb") as handle:
             np.save(handle, self._vectors, allow_pickle=False)
-        with (path / "records.jsonl").open("w", encoding="utf-8") as handle:
-            for rid, meta in zip(self._ids, self._metadata, strict=True):
-                handle.write(json.dumps({"id": rid, "metadata": meta}, ensure_ascii=False) + "\n")
+        rows = (
+            {"id": rid, "metadata": meta}
+            for rid, meta in zip(self._ids, self._metadata, strict=True)
+        )
         manifest = {
             "format": _FORMAT,
             "version": _FORMAT_VERSION,
@@ -179,7 +181,7 @@ class MemoryIndex:
             "metric": self.metric,
             "count": self.count(),
         }
-        (path / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        write_saved(path, manifest, rows)
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str]) -> MemoryIndex:
@@ -187,18 +189,15 @@ class MemoryIndex:
         import numpy as np
 
         path = Path(directory)
+        manifest, rows = read_saved(path, "MemoryIndex", _FORMAT, _FORMAT_VERSION)
         try:
-            manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
             vectors = np.load(path / "vectors.npy", allow_pickle=False)
-            lines = (path / "records.jsonl").read_text(encoding="utf-8").splitlines()
         except (OSError, ValueError) as exc:
             raise InputError(f"{path} does not hold a saved MemoryIndex: {exc}") from None
-        if manifest.get("format") != _FORMAT or manifest.get("version") != _FORMAT_VERSION:
-            raise InputError(f"{path}: not a {_FORMAT} version {_FORMAT_VERSION} manifest")
-        rows = [json.loads(line) for line in lines]
         if len(rows) != len(vectors) or len(rows) != manifest.get("count"):
             raise RecordError(f"{path}: {len(rows)} records for {len(vectors)} vectors")
-        index = cls(manifest["dimension"], manifest["metric"])
-        pairs = zip(rows, vectors, strict=True)
-        index.upsert((row["id"], vector, row["metadata"]) for row, vector in pairs)
+        with reading(path):
+            index = cls(manifest["dimension"], manifest["metric"])
+            pairs = zip(rows, vectors, strict=True)
+            index.upsert((row["id"], vector, row["metadata"]) for row, vector in pairs)
         return index

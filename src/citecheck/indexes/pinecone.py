@@ -48,6 +48,7 @@ from citecheck.indexes.records import (
     Hit,
     MetadataValue,
     Record,
+    check_count,
     check_ids,
     check_k,
     check_records,
@@ -479,24 +480,17 @@ def _check_options(
     """A :class:`ConfigError` for the first option out of range, before any connection."""
     if not isinstance(namespace, str):
         raise ConfigError(f"namespace must be a string, got {namespace!r}")
-    if dimension is not None and not _at_least(dimension, 1):
-        raise ConfigError(f"dimension must be a positive integer, got {dimension!r}")
+    if dimension is not None:
+        check_count("dimension", dimension)
     if metric not in METRICS:
         raise ConfigError(f"metric must be one of {METRICS}, got {metric!r}")
-    if not (_at_least(batch_size, 1) and batch_size <= MAX_BATCH):
-        raise ConfigError(
-            f"batch_size must be an integer from 1 to {MAX_BATCH}, got {batch_size!r}"
-        )
-    if not _at_least(retries, 0):
-        raise ConfigError(f"retries must be a non-negative integer, got {retries!r}")
+    if check_count("batch_size", batch_size) > MAX_BATCH:
+        raise ConfigError(f"batch_size must be at most {MAX_BATCH}, got {batch_size!r}")
+    check_count("retries", retries, 0)
     if not (_seconds(timeout) and timeout > 0):
         raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
     if not _seconds(backoff):
         raise ConfigError(f"backoff must be a non-negative number of seconds, got {backoff!r}")
-
-
-def _at_least(value: object, least: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= least
 
 
 def _seconds(value: object) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias
 
-from citecheck.errors import InputError, RecordError
+from citecheck.errors import ConfigError, InputError, RecordError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -23,6 +23,7 @@ __all__ = [
     "Hit",
     "MetadataValue",
     "Record",
+    "check_count",
     "check_ids",
     "check_k",
     "check_metadata",
@@ -147,6 +148,14 @@ def check_records(
         ids.append(rid)
     matrix = np.stack(vectors) if vectors else np.zeros((0, dimension or 0), dtype=np.float32)
     return ids, matrix, metadata
+
+
+def check_count(name: str, value: object, minimum: int = 1) -> int:
+    """An option that counts something (a dimension, a batch size, retries): an integer of at
+    least ``minimum`` (a bool is not one)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise ConfigError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return value
 
 
 def check_k(k: object) -> int:
