@@ -117,6 +117,7 @@ class TestPythonBible:
             scheme.reference("John", (22, 1)): (False, "John has 21 chapters"),
             scheme.reference("Jude", (1,)): (True, "exists"),
             scheme.reference("Hezekiah", (3, 4)): (False, "'Hezekiah' is not a book"),
+            scheme.reference("John", (3, 16, 1)): (False, "has nothing below verse"),
         }
         found = catalog.lookup(list(cases))
         for reference, (exists, reason) in cases.items():

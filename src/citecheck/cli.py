@@ -123,7 +123,9 @@ def _refs_parser(commands: Any) -> None:
     evaluate = refs.add_parser("eval", help="evaluate a golden dataset (JSON Lines)")
     evaluate.add_argument("golden", type=Path, help="one JSON object per line with an answer")
     common(evaluate)
-    evaluate.add_argument("--log", type=Path, help="per-item log (default: GOLDEN.log.jsonl)")
+    evaluate.add_argument(
+        "--log", type=Path, help="per-item log (default: GOLDEN.log.jsonl, beside GOLDEN)"
+    )
     evaluate.add_argument(
         "--policy",
         action="append",
@@ -145,9 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "refs":
         return _refs(args)
     try:
-        text = (
-            sys.stdin.read() if str(args.answer) == "-" else args.answer.read_text(encoding="utf-8")
-        )
+        text = _read(args.answer)
         verifier = Verifier(
             ("exact",) if args.exact_only else ("exact", "fuzzy"),
             syntax=args.syntax,
@@ -274,11 +274,7 @@ def _refs(args: argparse.Namespace) -> int:
         )
         if args.refs_command == "check":
             report = verifier.verify(_read(args.answer))
-            print(
-                json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
-                if args.json
-                else report.to_text()
-            )
+            print(report.to_json() if args.json else report.to_text())
             return 0 if report.result == "PASS" else 1
         policies = dict(DEFAULT_POLICIES)
         for item in args.policy:
@@ -293,7 +289,7 @@ def _refs(args: argparse.Namespace) -> int:
             answer_field=args.answer_field,
             template_field=args.template_field,
         )
-        log = args.log or Path(args.golden.name).with_suffix(".log.jsonl")
+        log = args.log or args.golden.with_suffix(".log.jsonl")  # beside the dataset
         evaluation.write_log(log)
     except (CitecheckError, OSError, UnicodeDecodeError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)

@@ -10,7 +10,9 @@ side, a number written as a word ("ten patients") stands there as well as its di
 The rules lean towards keeping a number: a quantity wrongly left out hides a wrong number from
 the user, while a marker wrongly kept only costs a claim its "supported" grade, with a reason
 the user can check. Known limits: a bracket of small integers after a word is taken for a
-marker even when it is a range ("a scale (1-10)"), and only English number words are read.
+marker even when it is a range ("a scale (1-10)"); two numbers in a row read as one with
+its thousands set apart ("Figure 3 100 patients" states 3100); only English number words are
+read.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from bisect import bisect_right
 from citecheck.meaning import number_list, numbers_with_offsets
 from citecheck.text import normalize
 
-__all__ = ["numbers_present", "stated_numbers", "without_references"]
+__all__ = ["numbers_present", "quantities_in", "stated_numbers", "without_references"]
 
 _YEAR = r"(?:1[6-9]|20)\d\d[a-z]?"
 _YEARS = re.compile(rf"\b{_YEAR}\b")
@@ -160,9 +162,13 @@ def _glued_marker(match: re.Match[str]) -> bool:
 def stated_numbers(text: str) -> list[str]:
     """The quantities of ``text`` in order, as :func:`~citecheck.meaning.number_list` writes
     them: no digit of a name, of a reference marker or of an author reference."""
-    plain = _SPACED_THOUSANDS.sub(
-        lambda m: m[0].replace(" ", ""), normalize(without_references(text))
-    )
+    return quantities_in(normalize(without_references(text)))
+
+
+def quantities_in(own_words: str) -> list[str]:
+    """:func:`stated_numbers` of a text already passed through :func:`without_references` and
+    normalised, for a caller that needs that text too."""
+    plain = _SPACED_THOUSANDS.sub(lambda m: m[0].replace(" ", ""), own_words)
     names = [match.span() for match in _NAME.finditer(plain)]  # in order, apart
     ends = [end for _, end in names]
     stated = []

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from citecheck.meaning import negation_counts
 from citecheck.model import Span
-from citecheck.quantities import numbers_present, stated_numbers, without_references
+from citecheck.quantities import numbers_present, quantities_in, without_references
 from citecheck.text import normalize
 
 __all__ = ["FITTED_SUPPORT_MODEL", "SupportModel", "SupportSignals", "support_signals"]
@@ -109,7 +109,7 @@ def support_signals(
     present = {word[:_STEM_CHARS] for word in _CONTENT_WORD.findall(nearby)}
     coverage = len(stems & present) / len(stems) if stems else 0.0
     numbers = numbers_present(nearby)
-    missing = next((n for n in stated_numbers(claim) if n not in numbers), None)
+    missing = next((n for n in quantities_in(own_words) if n not in numbers), None)
     said = normalize(text[passage.start : passage.end])
     return SupportSignals(
         cosine=cosine,

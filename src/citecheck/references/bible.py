@@ -9,7 +9,7 @@ from typing import Any
 
 from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.references.builtin import bible
-from citecheck.references.catalogs import Presence, absent_book
+from citecheck.references.catalogs import Presence, absent_book, below_last_level
 from citecheck.references.scheme import ReferenceScheme, StructuredReference
 
 __all__ = ["PythonBibleCatalog"]
@@ -50,6 +50,8 @@ class PythonBibleCatalog:
     def _presence(self, ref: StructuredReference) -> Presence:
         if not ref.known:
             return absent_book(self.scheme, ref)
+        if len(ref.numbers) > self.scheme.depth:
+            return below_last_level(self.scheme, ref)
         book_entry = self.scheme.book(ref.book)
         assert book_entry is not None  # a known reference names a book of the scheme
         lib = self._bible
@@ -64,7 +66,7 @@ class PythonBibleCatalog:
             return Presence(True, f"{ref.canonical} exists ({chapters} chapters)")
         verse = ref.numbers[1]
         verses = lib.get_number_of_verses(book, chapter)
-        if verse > verses or len(ref.numbers) > 2:
+        if verse > verses:
             return Presence(False, f"{ref.book} chapter {chapter} has {verses} verses")
         return Presence(True, f"{ref.canonical} exists", self._text(book, chapter, verse))
 
