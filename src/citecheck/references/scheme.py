@@ -79,7 +79,6 @@ class ReferenceScheme:
     level_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     work_names: tuple[str, ...] = ()
     _by_folded: Mapping[str, Book] = field(init=False, repr=False, compare=False)
-    _words: Mapping[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.levels) < 2:
@@ -94,12 +93,8 @@ class ReferenceScheme:
         unknown = set(self.level_words) - set(self.levels)
         if unknown:
             raise ConfigError(f"scheme {self.name!r}: level_words for unknown levels {unknown}")
-        words = {
-            fold(word): level
-            for level in self.levels
-            for word in (level, *self.level_words.get(level, ()))
-        }
-        top_words = [w for w, level in words.items() if level == self.levels[0]]
+        top = self.levels[0]
+        top_words = {fold(word) for word in (top, *self.level_words.get(top, ()))}
         by_folded: dict[str, Book] = {}
         for book in self.books:
             names = {fold(n) for n in (book.name, str(book.number), *book.aliases)}
@@ -112,7 +107,6 @@ class ReferenceScheme:
                         f"{other.name!r} and {book.name!r}"
                     )
         object.__setattr__(self, "_by_folded", MappingProxyType(by_folded))
-        object.__setattr__(self, "_words", MappingProxyType(words))
 
     @property
     def depth(self) -> int:
@@ -126,10 +120,6 @@ class ReferenceScheme:
     def book_by_number(self, number: int) -> Book | None:
         """The book numbered ``number``, if any."""
         return next((b for b in self.books if b.number == number), None)
-
-    def level_of(self, word: str) -> str | None:
-        """The level a word such as ``Sarga`` or ``canto`` names, if any."""
-        return self._words.get(fold(word))
 
     def reference(self, book: str, numbers: tuple[int, ...]) -> StructuredReference:
         """The normalised reference to ``numbers`` in the book written ``book``."""
