@@ -143,3 +143,10 @@ def test_misspelt_words_do_not_crowd_out_the_anchors_that_can_vote() -> None:
     result = Verifier().verify(f'They write "{quote}" [[a]].', sources).results[0]
     assert result.status is Status.WRONG_LOCATION
     assert result.evidence[0].source_id == "b"
+
+
+def test_known_share_counts_the_words_that_stand_somewhere() -> None:
+    index = WordIndex([Document("a", "the pension reserves grew"), Document("b", "in ninety")])
+    assert index.known_share("the pension reserves grew in ninety") == 1.0
+    assert index.known_share("tbe pencion resecves grew") == 0.25
+    assert index.known_share("a b") == 1.0, "no word of three letters: nothing to judge"

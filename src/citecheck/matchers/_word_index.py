@@ -153,6 +153,13 @@ class WordIndex:
         candidates = (self.documents[i] for i in fewest)
         return [d for d in candidates if all(pair in d.word_pairs for pair in pairs)]
 
+    def known_share(self, target: str) -> float:
+        """The share of the normalised ``target``'s words of three letters or more that stand
+        somewhere in the documents: low when most are misspelt, as after OCR, and the vote of
+        :meth:`likely_regions` has too few anchors to place the text."""
+        words = [word for word, _ in words_with_offsets(target) if len(word) >= 3]
+        return sum(1 for word in words if self._count(word)) / len(words) if words else 1.0
+
     def likely_regions(
         self, target: str, within: tuple[int, int] | None = None
     ) -> list[tuple[Document, int, int]]:

@@ -61,9 +61,9 @@ class FuzzyMatcher:
 
     def shortlist(self, query: str, index: WordIndex) -> list[tuple[Document, Span | None]]:
         """The places of the index's documents worth a :meth:`find`, best first: where the
-        query's words vote for it to stand. When no place gets the votes (most of its words
-        misspelt, as after OCR), every document small enough for :meth:`find` to align whole,
-        so that "stands nowhere" stays true of them."""
+        query's words vote for it to stand. When most of its words stand in no document
+        (misspelt, as after OCR), too few can vote, so every document small enough for
+        :meth:`find` to align whole is added, so that "stands nowhere" stays true of them."""
         target = needle(query)
         if len(target) < self.min_length:
             return []
@@ -71,10 +71,14 @@ class FuzzyMatcher:
             (document, Span(*document.normalized.to_original(a, b)))
             for document, a, b in index.likely_regions(target)
         ]
-        return places or [
+        if index.known_share(target) >= 0.5:
+            return places
+        voted = {id(document) for document, _ in places}
+        return places + [
             (document, None)
             for document in index.documents
-            if not is_large(len(target), 0, len(document.normalized.text))
+            if id(document) not in voted
+            and not is_large(len(target), 0, len(document.normalized.text))
         ]
 
     def _best(
