@@ -12,10 +12,22 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
-__all__ = ["NormalizedText", "normalize", "sentence_spans"]
+__all__ = ["WORD", "NormalizedText", "normalize", "pair_hashes", "sentence_spans"]
+
+WORD = re.compile(r"\w+")
+"""A word of normalised text, as the word indexes read it (one pattern, so that they agree)."""
+
+
+def pair_hashes(words: Iterable[str]) -> frozenset[int]:
+    """Hashes of the pairs of consecutive ``words``: a text that holds a passage holds all of
+    the passage's pairs, so one missing pair rules the text out."""
+    return frozenset(hash(pair) for pair in pairwise(words))
+
 
 _TYPOGRAPHIC = str.maketrans(
     {

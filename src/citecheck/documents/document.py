@@ -3,11 +3,9 @@ a :class:`~citecheck.locations.Location` resolves to a span of it."""
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from os import PathLike
 from types import MappingProxyType
 from typing import Any, BinaryIO
@@ -26,11 +24,9 @@ from citecheck.documents.structure import (
 from citecheck.errors import InputError, LocationError, LocationKindError, SourceError
 from citecheck.locations import Location
 from citecheck.model import Evidence, Span
-from citecheck.text import NormalizedText
+from citecheck.text import WORD, NormalizedText, pair_hashes
 
 __all__ = ["Document"]
-
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +218,7 @@ class Document:
     def _find_words(self) -> tuple[list[int], list[str]]:
         starts: list[int] = []
         words: list[str] = []
-        for match in _WORD.finditer(self.normalized.text):
+        for match in WORD.finditer(self.normalized.text):
             starts.append(match.start())
             words.append(match.group())
         return starts, words
@@ -254,8 +250,7 @@ class Document:
         return result
 
     def _index_pairs(self) -> frozenset[int]:
-        words = self.words[1]
-        return frozenset(hash(pair) for pair in pairwise(words))
+        return pair_hashes(self.words[1])
 
     def section_at(self, offset: int) -> str | None:
         """The title of the innermost section holding ``offset``."""

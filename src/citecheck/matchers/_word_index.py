@@ -18,9 +18,7 @@ Searching for a quote that stands nowhere thus costs one vote instead of one per
 
 from __future__ import annotations
 
-import itertools
 import math
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.documents import Document
 from citecheck.matchers._needle import REMEMBERED_LENGTH
+from citecheck.text import WORD, pair_hashes
 
 if TYPE_CHECKING:
     import numpy as np
@@ -42,7 +41,6 @@ _HALF = 1 << (_SHIFT - 1)
 _MAX_ANCHORS = 6
 _MAX_VOTES = 50_000  # occurrences the anchors may cast in all; rarer anchors come first
 _MAX_REGIONS = 16
-_WORD = re.compile(r"\w+")
 _BITS_SET = [bin(mask).count("1") for mask in range(1 << _MAX_ANCHORS)]
 
 
@@ -94,7 +92,7 @@ def word_pairs(text: str) -> tuple[int, ...]:
 
 
 def _find_pairs(text: str) -> tuple[int, ...]:
-    return tuple({hash(pair) for pair in itertools.pairwise(_WORD.findall(text))})
+    return tuple(pair_hashes(WORD.findall(text)))
 
 
 _remembered_pairs = lru_cache(maxsize=4096)(_find_pairs)
@@ -107,7 +105,7 @@ def words_with_offsets(text: str) -> tuple[tuple[str, int], ...]:
 
 def _find_words(text: str) -> tuple[tuple[str, int], ...]:
     seen: dict[str, int] = {}
-    for match in _WORD.finditer(text):
+    for match in WORD.finditer(text):
         seen.setdefault(match.group(), match.start())
     return tuple(seen.items())
 
