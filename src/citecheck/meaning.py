@@ -7,27 +7,36 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
+from citecheck.numbers import (
+    NUMBER_WORDS,
+    PERIODS,
+    SCALE_WORDS,
+    numbers_with_offsets,
+    quantities_at,
+    spelled_numbers,
+)
 from citecheck.text import normalize
 
 __all__ = [
+    "NEGATIONS",
+    "STOP_WORDS",
+    "comparable_words",
     "differences_at",
     "elided_negations",
+    "fold_letters",
     "meaning_differences",
     "negation_counts",
     "noun_for",
-    "number_list",
-    "numbers_with_offsets",
+    "ocr_distance",
 ]
 
 _CONTEXT_CHARS = 80
 
 _TOKEN = re.compile(r"\w+(?:'\w+)?")
-_NUMBER = re.compile(r"(?:(?<=[\s(\[=])-|^-)?\d+(?:[.,]\d+)*")
-_THOUSANDS = re.compile(r",(?=\d{3}(?!\d))")
-_DIGIT = re.compile(r"\d")
-_NEGATIONS = frozenset(
+NEGATIONS = frozenset(
     "not no never none nor nothing nobody nowhere neither without cannot cant dont doesnt "
     "didnt isnt arent wasnt werent wont wouldnt shouldnt couldnt hasnt havent hadnt mustnt "
     "neednt kein keine keinen keinem keiner keines nicht nichts nie niemals niemand nirgends "
@@ -39,56 +48,55 @@ def negation_counts(text: str) -> Counter[str]:
     """The negations of ``text`` by word; every ``n't`` counts as ``not``."""
     found: Counter[str] = Counter()
     tokens = _TOKEN.findall(text)
-    if "'" not in text and _NEGATIONS.isdisjoint(tokens):
+    if "'" not in text and NEGATIONS.isdisjoint(tokens):
         return found  # the common case, settled in one pass
-    for token in [t for t in tokens if t in _NEGATIONS or "'" in t]:
-        if token in _NEGATIONS:
+    for token in [t for t in tokens if t in NEGATIONS or "'" in t]:
+        if token in NEGATIONS:
             found[token] += 1
         elif token.endswith("n't"):
             found["not"] += 1
-        elif token.replace("'", "") in _NEGATIONS:
+        elif token.replace("'", "") in NEGATIONS:
             found[token.replace("'", "")] += 1
     return found
-
-
-def number_list(text: str) -> list[str]:
-    """Numbers in order: ``-5`` and ``(-5)`` keep their sign (a hyphen inside ``10-20`` does
-    not make one), ``1,000`` is a thousand and ``1,5`` a decimal."""
-    if not _DIGIT.search(text):
-        return []
-    return [_number(n) for n in _NUMBER.findall(text)]
-
-
-def numbers_with_offsets(text: str) -> list[tuple[int, int, str]]:
-    """The numbers of :func:`number_list` with the span of ``text`` each one stands in."""
-    return [(m.start(), m.end(), _number(m.group())) for m in _NUMBER.finditer(text)]
-
-
-def _number(written: str) -> str:
-    return _THOUSANDS.sub("", written).replace(",", ".")
 
 
 def _negated(tokens: list[str]) -> list[str]:
     """What each negation among ``tokens`` applies to: the next word that is not a stop
     word."""
     return [
-        next((t for t in tokens[i + 1 :] if t not in _STOP_WORDS), "")
+        next((t for t in tokens[i + 1 :] if not _stop_word(t)), "")
         for i, token in enumerate(tokens)
-        if token in _NEGATIONS
+        if token in NEGATIONS
     ]
+
+
+def _stop_word(word: str) -> bool:
+    """A stop word, also as OCR misreads it ("fhe" for "the")."""
+    return word in STOP_WORDS or fold_letters(word) in _FOLDED_STOP_WORDS
 
 
 def _moved_negations(text: list[str], source: list[str]) -> tuple[str, str] | None:
     """A word the text negates that the source does not (misspellings aside), with the word
     the source negates instead; ``None`` when every negation applies to the same word (both
-    given as :func:`_words`)."""
+    given as :func:`comparable_words`)."""
     theirs = _negated(source)
     for word in _negated(text):
-        match = next((t for t in theirs if t == word or _slip([word], [t])), None)
+        match = next((t for t in theirs if _same_target(word, t)), None)
         if match is None:
             return word, ", ".join(theirs)
         theirs.remove(match)
     return None
+
+
+def _same_target(ours: str, theirs: str) -> bool:
+    """Whether two negated words are the same word, misspelt, broken ("sup ported") or run
+    into the next word ("deathof" for "death of") or a stop word ("thelegal", "beable")."""
+    if ours == theirs or _slip([ours], [theirs]):
+        return True
+    shorter, longer = sorted((fold_letters(ours), fold_letters(theirs)), key=len)
+    if len(shorter) < 3:
+        return False
+    return longer.startswith(shorter) or longer.removesuffix(shorter) in _FOLDED_STOP_WORDS
 
 
 def meaning_differences(
@@ -115,7 +123,7 @@ def meaning_differences(
     """
     # Every helper below reads normalised text; normalise each input once.
     text, source, before, after = (normalize(t) for t in (text, source, before, after))
-    our_words, their_words = _words(text), _words(source)
+    our_words, their_words = comparable_words(text), comparable_words(source)
     differences = []
     ours, theirs = negation_counts(text), negation_counts(source)
     for word in sorted((theirs - ours).keys()):
@@ -129,12 +137,16 @@ def meaning_differences(
         if moved:
             here, there = moved
             differences.append(f"the {noun} negates {here!r} where the source negates {there!r}")
-    our_numbers, their_numbers = number_list(text), number_list(source)
+    ours_written, theirs_written = _numbers(text), _numbers(source)
+    their_numbers = [value for value, _ in theirs_written]
+    if [value for value, _ in ours_written] != their_numbers:
+        ours_written = _numbers(_read_like(text, source))
+    our_numbers = [value for value, _ in ours_written]
     missing = Counter(their_numbers) - Counter(our_numbers)
     added = Counter(our_numbers) - Counter(their_numbers)
     if missing or added:
-        said = ", ".join(sorted(added)) or "no number"
-        stands = ", ".join(sorted(missing)) or "no number"
+        said = _as_written(added, ours_written) or "no number"
+        stands = _as_written(missing, theirs_written) or "no number"
         differences.append(f"the {noun} has {said} where the source has {stands}")
     elif omissions and our_numbers != their_numbers:
         # A quotation keeps the order; a claim may reorder ("20, up from 10").
@@ -146,6 +158,91 @@ def meaning_differences(
         _word_changes(our_words, their_words, before, after, omissions=omissions, noun=noun)
     )
     return differences
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _numbers(text: str) -> list[tuple[str, str]]:
+    """The numbers of normalised ``text`` in order, in digits or in words ("six" is 6), each
+    scaled by the scale word after it ("2 million"): each value with how it is written."""
+    found = sorted(numbers_with_offsets(text) + spelled_numbers(text))
+    return [(q.value, q.written) for q in quantities_at(text, found)]
+
+
+def _as_written(values: Counter[str], numbers: list[tuple[str, str]]) -> str:
+    """The numbers of ``values`` as ``numbers`` write them: digits as they are, words quoted."""
+    shown = []
+    for value in sorted(values):
+        written = next(w for v, w in numbers if v == value)
+        shown.append(written if written[:1].isdigit() or written[:1] == "-" else repr(written))
+    return ", ".join(shown)
+
+
+def _read_like(text: str, other: str) -> str:
+    """``text`` with each word that OCR made out of a word of ``other`` written as ``other``
+    writes it, so that a digit OCR put into a word or took out of a number, or a number word
+    it misspelt, broke or ran into the next word, is no changed number: "wor1d" is "world",
+    "2O19" is "2019", "miilion" is "million", "Iaststhree" is "lasts three" and "benann ten"
+    is "benannten" when ``other`` has those. Both texts normalised."""
+    written = set(_TOKEN.findall(other))
+    spans = [match.span() for match in _TOKEN.finditer(text)]
+    parts: list[str] = []
+    position = index = 0
+    while index < len(spans):
+        start, end = spans[index]
+        token = text[start:end]
+        following = spans[index + 1] if index + 1 < len(spans) else None
+        if following is not None and token not in written and following[0] == end + 1:
+            joined = token + text[following[0] : following[1]]
+            twin = _twin(joined, written)
+            if twin is not None and text[end] == " ":
+                parts += [text[position:start], twin]
+                position, index = following[1], index + 2
+                continue
+        parts += [text[position:start], _as_written_in(token, written)]
+        position, index = end, index + 1
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _as_written_in(token: str, written: set[str]) -> str:
+    """``token`` as the words ``written`` write it (see :func:`_read_like`)."""
+    if token in written:
+        return token
+    twin = _twin(token, written)
+    if twin is not None:
+        return twin
+    for cut in range(2, len(token) - 1):  # two words run together
+        head, tail = _twin(token[:cut], written), _twin(token[cut:], written)
+        if head is not None and tail is not None:
+            return f"{head} {tail}"
+    return _OCR_DIGIT.sub(lambda m: "o" if m.group() == "0" else "l", token)
+
+
+def _twin(token: str, written: set[str]) -> str | None:
+    """The word of ``written`` that ``token`` is an OCR misreading of, if any."""
+    if token in written:
+        return token
+    if len(token) < 2:  # a lone letter is a twin only of a lone digit: "World War l"
+        return next((w for w in written if len(w) == 1 and ocr_distance(token, w) == 0), None)
+    return next((w for w in written if ocr_distance(token, w) == 0), None)
+
+
+_OCR_DIGIT = re.compile(
+    r"(?<=[^\W\d_])[01](?=[^\W\d_])|^[01](?=[^\W\d_]{3,}$)|(?<=[^\W\d_]{3})[01]$"
+)
+"""A 0 or 1 that OCR read for an "o" or an "l" inside a word: between letters ("popu1ation"),
+before three letters or more ("1ess"), after three letters or more ("wcl1"). "B12", "H5N1",
+"1st" and "10th" keep their digits."""
+
+
+def _number_like(word: str) -> bool:
+    return bool(_DIGIT.search(word)) or word in _NUMBER_WORDS
+
+
+_NUMBER_WORDS = NUMBER_WORDS | SCALE_WORDS | frozenset(PERIODS)
+"""Words that say a number, or a part of one: counted by the number check, not as words."""
 
 
 def noun_for(quoted: bool) -> str:
@@ -170,22 +267,18 @@ def differences_at(
 
 def _misspelt_in(negation: str, text: str) -> bool:
     """True when ``text`` has a slip of a longer negation (OCR's ``nicbt`` for ``nicht``):
-    it does say it. A slip keeps the length: ``einen`` is not a misspelt ``keinen`` but its
-    opposite. Short negations (``not``, ``no``) are never presumed misspelt."""
-    from rapidfuzz.distance import Hamming
-
+    it does say it. A slip swaps only letters that OCR confuses: ``einen`` is not a misspelt
+    ``keinen`` but its opposite, and ``seine`` is a word of its own. Short negations (``not``,
+    ``no``) are never presumed misspelt."""
     if len(negation) < 4:
         return False
     # The negation itself, said elsewhere in the text, is no slip of this one.
     return any(
-        token != negation
-        and len(token) == len(negation)
-        and (_fold(token) == _fold(negation) or Hamming.distance(token, negation) == 1)
-        for token in _TOKEN.findall(text)
+        token != negation and ocr_distance(token, negation) == 0 for token in _TOKEN.findall(text)
     )
 
 
-_STOP_WORDS = frozenset(
+STOP_WORDS = frozenset(
     "a an the of to in on at for and or but is are was were be been being it its this that "
     "these those with as by from".split()
 )
@@ -220,7 +313,7 @@ _ANTONYMS_BY_INITIAL = _by_initial(_ANTONYMS)
 _ENDINGS = frozenset({"", *"e y ed d er ier est iest ing s es ly ily ion ions ity".split()})
 
 
-def _words(text: str) -> list[str]:
+def comparable_words(text: str) -> list[str]:
     """Words for comparing wording; ``didn't`` is ``did not`` so a negation stays one word."""
     if "n't" in text:
         text = _CONTRACTED_NOT.sub(" not", text)
@@ -230,7 +323,12 @@ def _words(text: str) -> list[str]:
 
 def _ignorable(word: str) -> bool:
     """Stop words, numbers and negations: numbers and negations have their own checks."""
-    return word in _STOP_WORDS or word in _NEGATIONS or word[:1].isdigit()
+    return word in STOP_WORDS or _counted_apart(word)
+
+
+def _counted_apart(word: str) -> bool:
+    """Numbers (in digits or words) and negations, which have checks of their own."""
+    return word in NEGATIONS or word[:1].isdigit() or word in _NUMBER_WORDS
 
 
 def _opposite(a: str, b: str) -> bool:
@@ -247,38 +345,107 @@ def _opposite(a: str, b: str) -> bool:
     return False
 
 
-_LOOK_ALIKE = (("rn", "m"), ("cl", "d"), ("vv", "w"), ("ii", "u"), ("ri", "n"))
-_LOOK_ALIKE_LETTERS = str.maketrans("icbvtoyq01", "lehufauglo")
-"""Letters that optical character recognition confuses (rn/m, cl/d, l/i, e/c, h/b, u/v, f/t,
-a/o, y/v, g/q, and accents lost), folded to one form before two words are compared."""
+_LOOK_ALIKE_LETTERS = str.maketrans("icbvtoyq01", "lehufaugal")
+"""Letters that optical character recognition confuses (l/i/1, e/c, h/b, u/v, f/t, a/o/0, y/v,
+g/q; accents lost too), each folded to one form."""
+_LOOK_ALIKE_RUNS = tuple(
+    (seen.translate(_LOOK_ALIKE_LETTERS), meant.translate(_LOOK_ALIKE_LETTERS))
+    for seen, meant in (("rn", "m"), ("cl", "d"), ("vv", "w"), ("ii", "u"), ("ri", "n"))
+)
+"""Runs of letters that OCR reads as one letter (rn/m, cl/d, vv/w, ii/u, ri/n), folded."""
 
 
-def _fold(word: str) -> str:
-    for seen, meant in _LOOK_ALIKE:
-        word = word.replace(seen, meant)
+def fold_letters(word: str) -> str:
+    """``word`` with its accents dropped and each letter that OCR confuses with another
+    folded to one form: "c1ass" and "class" fold alike."""
     bare = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
     return bare.translate(_LOOK_ALIKE_LETTERS)
 
 
-def _slip(ours: list[str], theirs: list[str]) -> bool:
-    """A misspelling, an OCR confusion or a word split differently, not a change of wording."""
-    from rapidfuzz.distance import OSA
+_FOLDED_STOP_WORDS = frozenset(fold_letters(word) for word in STOP_WORDS)
 
+
+@lru_cache(maxsize=65536)
+def ocr_distance(ours: str, theirs: str) -> int:
+    """How many edits, beyond what OCR confuses, turn one word into the other: an edit
+    distance (with swaps of neighbours) in which a look-alike letter (:func:`fold_letters`)
+    or a look-alike run ("rn" for "m") costs nothing. 0 means the words differ only as OCR
+    makes words differ."""
+    a, b = fold_letters(ours), fold_letters(theirs)
+    if a == b:
+        return 0
+    n, m = len(a), len(b)
+    far = n + m
+    cost = [[far] * (m + 1) for _ in range(n + 1)]
+    cost[0][0] = 0
+    for i in range(n + 1):
+        for j in range(m + 1):
+            here = cost[i][j]
+            if here == far:
+                continue
+            if i < n and j < m:
+                step = here + (a[i] != b[j])
+                cost[i + 1][j + 1] = min(cost[i + 1][j + 1], step)
+                if i + 1 < n and j + 1 < m and a[i] == b[j + 1] and a[i + 1] == b[j]:
+                    cost[i + 2][j + 2] = min(cost[i + 2][j + 2], here + 1)
+            if i < n:
+                cost[i + 1][j] = min(cost[i + 1][j], here + 1)
+            if j < m:
+                cost[i][j + 1] = min(cost[i][j + 1], here + 1)
+            for seen, meant in _LOOK_ALIKE_RUNS:
+                for x, y in ((seen, meant), (meant, seen)):
+                    if a.startswith(x, i) and b.startswith(y, j):
+                        end_a, end_b = i + len(x), j + len(y)
+                        cost[end_a][end_b] = min(cost[end_a][end_b], here)
+    return cost[n][m]
+
+
+def _slip(ours: list[str], theirs: list[str]) -> bool:
+    """A misspelling, an OCR confusion or words split or run together differently, not a
+    change of wording: the words of both sides can be paired in order, one word against one,
+    two or three, each pair a slip of one word (:func:`_word_slip`)."""
     if len(ours) == len(theirs) and any(_opposite(a, b) for a, b in zip(ours, theirs, strict=True)):
         return False
-    if len(ours) == len(theirs) > 1:
-        return all(_slip([a], [b]) for a, b in zip(ours, theirs, strict=True))
-    raw_ours, raw_theirs = "".join(ours), "".join(theirs)
-    folded_ours, folded_theirs = _fold(raw_ours), _fold(raw_theirs)
-    if folded_ours == folded_theirs:
-        return True  # split or joined differently, or letters OCR confuses
-    longest = max(len(raw_ours), len(raw_theirs))
-    if longest <= 4:
-        return False  # "Iraq" / "Iran": in a short word one letter makes another word
-    # One slip in a word, two in a long one: "Tuesday" / "Thursday" is two, and a new word.
-    # Folding can hide a swap ("modren" / "modern" folds "rn"), so the raw letters count too.
-    slips = min(OSA.distance(raw_ours, raw_theirs), OSA.distance(folded_ours, folded_theirs))
-    return slips <= max(1, longest // 10)
+    reached = {(0, 0)}
+    for i in range(len(ours) + 1):
+        for j in range(len(theirs) + 1):
+            if (i, j) not in reached:
+                continue
+            for step_ours, step_theirs in _PAIRINGS:
+                end_ours, end_theirs = i + step_ours, j + step_theirs
+                if (
+                    (end_ours, end_theirs) not in reached
+                    and end_ours <= len(ours)
+                    and end_theirs <= len(theirs)
+                    and _word_slip(
+                        "".join(ours[i:end_ours]),
+                        "".join(theirs[j:end_theirs]),
+                        joined=step_ours > 1 or step_theirs > 1,
+                    )
+                ):
+                    reached.add((end_ours, end_theirs))
+    return (len(ours), len(theirs)) in reached
+
+
+_PAIRINGS = tuple((ours, theirs) for ours in (1, 2, 3) for theirs in (1, 2, 3))
+"""How many words of each side one slip may pair: one, or up to three run together or split
+elsewhere ("dergra vitation" for "der gravitation")."""
+
+
+def _word_slip(ours: str, theirs: str, *, joined: bool = False) -> bool:
+    """One word against one: the same but for what OCR confuses, or one other slip in a word,
+    two in a long one. "Tuesday" / "Thursday" is two slips, and a new word; in a short word
+    one letter makes another word ("Iraq" / "Iran"). Words run together (``joined``) may
+    differ only as OCR makes them differ: "aredcar" is not a slip of "abedcar"."""
+    if _opposite(ours, theirs):
+        return False
+    slips = ocr_distance(ours, theirs)
+    if slips == 0:
+        return True
+    if joined:
+        return False
+    longest = max(len(ours), len(theirs))
+    return longest > 4 and slips <= max(1, longest // 10)
 
 
 def _word_changes(
@@ -291,23 +458,26 @@ def _word_changes(
     noun: str,
 ) -> list[str]:
     """Words replaced, added or (``omissions``) left out, between the words of the text and
-    of the source passage (both given as :func:`_words`), with the text around the passage."""
+    of the source passage (both given as :func:`comparable_words`), with the text around the
+    passage."""
     from rapidfuzz.distance import Levenshtein
 
-    lead = _words(before)[-_CONTEXT_WORDS:] if before else []
-    tail = _words(after)[:_CONTEXT_WORDS] if after else []
+    lead = comparable_words(before)[-_CONTEXT_WORDS:] if before else []
+    tail = comparable_words(after)[:_CONTEXT_WORDS] if after else []
     theirs_all = lead + source + tail
     passage = (len(lead), len(theirs_all) - len(tail))  # the passage's own words
     # A claim may reorder: a word it moves is neither added nor replaced.
     moved = set() if omissions else set(ours_all) & set(theirs_all)
     changes = []
     blocks = [op for op in Levenshtein.opcodes(ours_all, theirs_all) if op.tag != "equal"]
-    for a, b, c, d in _merged(blocks):
+    for a, b, c, d in _fused(_merged(blocks), ours_all, theirs_all):
         inside = theirs_all[max(c, passage[0]) : min(d, passage[1])]
-        if ours_all[a:b] and inside and _slip(ours_all[a:b], inside):
+        edges = (c <= passage[0], d >= passage[1])
+        if ours_all[a:b] and inside and _slip_within(ours_all[a:b], inside, *edges):
             continue  # "ore" for "are", "thc chamher" for "the chamber": slips, stop words or not
-        ours = [w for w in ours_all[a:b] if not _ignorable(w) and w not in moved]
-        theirs = [w for w in inside if not _ignorable(w) and w not in moved]
+        apart = _counted_apart if omissions else _ignorable  # a quotation keeps its stop words
+        ours = [w for w in ours_all[a:b] if not apart(w) and w not in moved]
+        theirs = [w for w in inside if not apart(w) and w not in moved]
         # Only stop words before or after the block: it frames the claim ("The minutes say…").
         at_edge = all(_ignorable(w) for w in ours_all[:a]) or all(
             _ignorable(w) for w in ours_all[b:]
@@ -322,6 +492,43 @@ def _word_changes(
         elif theirs and omissions and c > passage[0] and d < passage[1]:
             changes.append(f"the {noun} leaves out {' '.join(theirs)!r}")
     return changes
+
+
+def _slip_within(ours: list[str], theirs: list[str], first: bool, last: bool) -> bool:
+    """:func:`_slip`, where a block at the passage's first or last words may leave out up to
+    two source words there: the passage's edges are an estimate, and OCR's joined words
+    ("enhancedcooperation") move them."""
+    for cut_start in range(_EDGE_WORDS + 1 if first else 1):
+        for cut_end in range(_EDGE_WORDS + 1 if last else 1):
+            part = theirs[cut_start : len(theirs) - cut_end]
+            if part and _slip(ours, part):
+                return True
+    return False
+
+
+_EDGE_WORDS = 2
+
+
+def _fused(
+    blocks: list[tuple[int, int, int, int]], ours: list[str], theirs: list[str]
+) -> list[tuple[int, int, int, int]]:
+    """``blocks`` with two neighbours fused, the few equal words between them included, where
+    neither is a slip alone but together they are: OCR's "the orie diekombination" for
+    "theorie die kombination" aligns "die" with "die" and splits one slip in two."""
+    fused: list[tuple[int, int, int, int]] = []
+    for block in blocks:
+        if fused:
+            a, b, c, d = fused[-1]
+            next_a, next_b, _, next_d = block
+            if (
+                next_a - b <= _EDGE_WORDS
+                and not _slip(ours[a:b], theirs[c:d])
+                and _slip(ours[a:next_b], theirs[c:next_d])
+            ):
+                fused[-1] = (a, next_b, c, next_d)
+                continue
+        fused.append(block)
+    return fused
 
 
 def _merged(blocks: list[Any]) -> list[tuple[int, int, int, int]]:

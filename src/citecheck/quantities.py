@@ -20,10 +20,16 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from citecheck.meaning import number_list, numbers_with_offsets
+from citecheck.numbers import (
+    SPACED_THOUSANDS,
+    Quantity,
+    numbers_with_offsets,
+    quantities_at,
+    spelled_numbers,
+)
 from citecheck.text import normalize
 
-__all__ = ["numbers_present", "quantities_in", "stated_numbers", "without_references"]
+__all__ = ["quantities_in", "stated_numbers", "stated_quantities", "without_references"]
 
 _YEAR = r"(?:1[6-9]|20)\d\d[a-z]?"
 _YEARS = re.compile(rf"\b{_YEAR}\b")
@@ -71,33 +77,6 @@ _NAME = re.compile(
 )
 """A token that starts with a letter and holds a digit: SARS-CoV-2, CR3022, p53, COVA1-18.
 Not "mid-2020", "v2.0", "Q3", "Rs.500", "Nov.10" or "No.5": dates, versions and amounts."""
-_SPACED_THOUSANDS = re.compile(r"(?<![\d.,^_])\d{1,3}(?: \d{3})+(?![.,]\d|\d)")
-"""Thousands set apart by spaces, as French and German write them: "5 000" (normalised text
-has plain spaces)."""
-_UNITS = "zero one two three four five six seven eight nine".split()
-_TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-_ORDINALS = (
-    "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
-    "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
-)
-_VALUES = {
-    **{word: value for value, word in enumerate(_UNITS + _TEENS)},
-    **{word: 20 + 10 * index for index, word in enumerate(_TENS)},
-    **{word: 3 + index for index, word in enumerate(_ORDINALS)},
-    "dozen": 12,
-    "hundred": 100,
-    "thousand": 1000,
-}
-_SPELLED_NUMBER = re.compile(
-    rf"\b(?:(?P<tens>{'|'.join(_TENS)})(?:[- ](?P<unit>{'|'.join(_UNITS[1:])}))?"
-    rf"|(?P<small>{'|'.join(_UNITS + _TEENS)}))(?:[- ](?P<times>hundred|thousand))?\b"
-    rf"|\b(?P<ordinal>{'|'.join(_ORDINALS)})\b(?! of\b)"
-    r"|\b(?P<bare>dozen|hundred|thousand)\b"
-)
-"""Numbers in English words: "ten", "twenty-one", "two hundred", "a dozen", "the third" (not
-"a third of", a fraction). "One", "first" and "second" are left out: "one of them", "a second
-trial" say no number."""
 
 
 def without_references(text: str) -> str:
@@ -160,46 +139,27 @@ def _glued_marker(match: re.Match[str]) -> bool:
 
 
 def stated_numbers(text: str) -> list[str]:
-    """The quantities of ``text`` in order, as :func:`~citecheck.meaning.number_list` writes
-    them: no digit of a name, of a reference marker or of an author reference."""
+    """The values of :func:`stated_quantities`, in order."""
+    return [quantity.value for quantity in stated_quantities(text)]
+
+
+def stated_quantities(text: str) -> list[Quantity]:
+    """The quantities ``text`` states, in order (offsets into its normalised form, with its
+    references blanked): numbers in digits or words, with their scale and unit
+    (:func:`~citecheck.numbers.quantities_at`), but no digit of a name, of a reference marker
+    or of an author reference."""
     return quantities_in(normalize(without_references(text)))
 
 
-def quantities_in(own_words: str) -> list[str]:
-    """:func:`stated_numbers` of a text already passed through :func:`without_references` and
-    normalised, for a caller that needs that text too."""
-    plain = _SPACED_THOUSANDS.sub(lambda m: m[0].replace(" ", ""), own_words)
+def quantities_in(own_words: str) -> list[Quantity]:
+    """:func:`stated_quantities` of a text already passed through :func:`without_references`
+    and normalised, for a caller that needs that text too."""
+    plain = SPACED_THOUSANDS.sub(lambda m: m[0].replace(" ", ""), own_words)
     names = [match.span() for match in _NAME.finditer(plain)]  # in order, apart
     ends = [end for _, end in names]
     stated = []
     for start, end, number in numbers_with_offsets(plain):
         index = bisect_right(ends, start)  # the first name ending after the number starts
         if index == len(names) or names[index][0] >= end:
-            stated.append(number)
-    return stated
-
-
-def numbers_present(normalized: str) -> set[str]:
-    """Every number that stands in ``normalized`` (normalised text): in digits, with its
-    thousands set apart by spaces ("5 000"), or in English words ("ten", "twenty-one", "two
-    hundred", "the third" for the "3" of "3rd"). A reading too many could hide a number the
-    claim gets wrong, so words that often say no number ("one of", "a second trial", "a
-    third of") are not read."""
-    found = set(number_list(normalized))
-    found.update(m[0].replace(" ", "") for m in _SPACED_THOUSANDS.finditer(normalized))
-    spelled = (_spelled_value(m) for m in _SPELLED_NUMBER.finditer(normalized))
-    found.update(str(value) for value in spelled if value is not None)
-    return found
-
-
-def _spelled_value(match: re.Match[str]) -> int | None:
-    """The value of a :data:`_SPELLED_NUMBER` match; ``None`` for a lone "one"."""
-    if match["ordinal"] or match["bare"]:
-        return _VALUES[match["ordinal"] or match["bare"]]
-    if match["tens"]:
-        value = _VALUES[match["tens"]] + (_VALUES[match["unit"]] if match["unit"] else 0)
-    elif match["small"] == "one" and not match["times"]:
-        return None
-    else:
-        value = _VALUES[match["small"]]
-    return value * _VALUES[match["times"]] if match["times"] else value
+            stated.append((start, end, number))
+    return quantities_at(plain, sorted(stated + spelled_numbers(plain)))

@@ -7,9 +7,10 @@ The score is the best cosine similarity between the citation and the source's se
 standing in the source nearly verbatim (fuzzy alignment) or almost all present in the best
 passage move it up; a number or a negation the passage does not share, or hardly any shared
 words, move it down. A likely-true score whose best passage does not share the citation's
-numbers or negations is moved down to ambiguous: similar sentences often differ in exactly the
-fact being checked. Every move is written into the reason. Two outcomes are not scores at all:
-a citation too short to judge, and a source with no text.
+numbers, negations or quantifiers is moved down to ambiguous by the meaning guard
+(:mod:`citecheck.guard`), with or without the lexical pass: similar sentences often differ in
+exactly the fact being checked. Every move is written into the reason. Two outcomes are not
+scores at all: a citation too short to judge, and a source with no text.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from typing import TYPE_CHECKING
 from citecheck.documents import Document, split_sources
 from citecheck.documents.split import Sources, as_documents
 from citecheck.errors import ConfigError, InputError
+from citecheck.guard import claim_conflicts
 from citecheck.matchers.embedding import EmbeddingMatcher
 from citecheck.matchers.fuzzy import FuzzyMatcher
 from citecheck.model import Evidence
-from citecheck.support import conflicting_facts
+from citecheck.support_model import neighbourhood
 from citecheck.text import normalize
 
 if TYPE_CHECKING:
@@ -189,47 +191,65 @@ class SemanticValidator:
         score = _cosine(evidence)
         label = self.thresholds.label(score)
         reason = f"best match {_describe(evidence)} at cosine {score:.2f}: {label.value}"
-        conflict = conflicting_facts(citation, evidence.text) if self.lexical_pass else None
+        document = next(d for d in documents if d.id == evidence.source_id)
+        conflict = _conflict(citation, evidence, document)
         if conflict and label in (Label.VERY_LIKELY_TRUE, Label.LIKELY_TRUE):
             label = Label.AMBIGUOUS
-            reason += f"; moved to {label.value} by the lexical pass: {conflict}"
+            reason += f"; moved to {label.value} by the meaning guard: {conflict}"
         elif label is Label.AMBIGUOUS and self.lexical_pass:
-            moved = (
-                (Label.LIKELY_UNTRUE, conflict)
-                if conflict
-                else self._second_look(citation, evidence, documents)
-            )
-            if moved is not None:
-                label, why = moved
-                reason += f"; moved to {label.value} by the lexical pass: {why}"
+            verbatim = self._verbatim(citation, documents)
+            if verbatim is not None:
+                label, evidence = Label.LIKELY_TRUE, verbatim
+                document = next(d for d in documents if d.id == evidence.source_id)
+                reason += (
+                    f"; moved to {label.value} by the lexical pass: its words stand "
+                    f"{_describe(evidence)} at {evidence.score:.0%} similarity"
+                )
             else:
-                reason += "; the lexical pass left it ambiguous"
-        document = next(d for d in documents if d.id == evidence.source_id)
+                moved = (
+                    (Label.LIKELY_UNTRUE, conflict)
+                    if conflict
+                    else _by_coverage(citation, evidence)
+                )
+                if moved is not None:
+                    label, why = moved
+                    reason += f"; moved to {label.value} by the lexical pass: {why}"
+                else:
+                    reason += "; the lexical pass left it ambiguous"
         offset = document.metadata.get("offset", 0)
         return Validation(label, score, evidence, reason, offset if isinstance(offset, int) else 0)
 
-    def _second_look(
-        self, citation: str, evidence: Evidence, documents: list[Document]
-    ) -> tuple[Label, str] | None:
-        """Move an ambiguous citation (with no conflicting fact) up or down when its words say
-        more than its vector."""
+    def _verbatim(self, citation: str, documents: list[Document]) -> Evidence | None:
+        """Where the citation's words stand nearly verbatim in the sources, with no change of
+        meaning: a second look at an ambiguous citation whose vector says less than its
+        words."""
         for document in documents:
             found = self.fuzzy.find(citation, document)
-            if found:
-                return Label.LIKELY_TRUE, (
-                    f"its words stand {_describe(found[0])} at {found[0].score:.0%} similarity"
-                )
-        words = set(_CONTENT_WORD.findall(normalize(citation)))
-        if words:
-            present = set(_CONTENT_WORD.findall(normalize(evidence.text)))
-            coverage = len(words & present) / len(words)
-            if coverage >= _HIGH_COVERAGE:
-                return Label.LIKELY_TRUE, f"{coverage:.0%} of its words are in the best passage"
-            if coverage <= _LOW_COVERAGE:
-                return Label.LIKELY_UNTRUE, (
-                    f"only {coverage:.0%} of its words are in the best passage"
-                )
+            if found and not _conflict(citation, found[0], document):
+                return found[0]
         return None
+
+
+def _by_coverage(citation: str, evidence: Evidence) -> tuple[Label, str] | None:
+    """Move an ambiguous citation up when almost all of its words are in the best passage,
+    down when hardly any are."""
+    words = set(_CONTENT_WORD.findall(normalize(citation)))
+    if words:
+        present = set(_CONTENT_WORD.findall(normalize(evidence.text)))
+        coverage = len(words & present) / len(words)
+        if coverage >= _HIGH_COVERAGE:
+            return Label.LIKELY_TRUE, f"{coverage:.0%} of its words are in the best passage"
+        if coverage <= _LOW_COVERAGE:
+            return Label.LIKELY_UNTRUE, f"only {coverage:.0%} of its words are in the best passage"
+    return None
+
+
+def _conflict(citation: str, evidence: Evidence, document: Document) -> str | None:
+    """The changes of meaning between ``citation`` and ``evidence`` that the meaning guard
+    finds (:func:`~citecheck.guard.claim_conflicts`), in one sentence; ``None`` when none."""
+    around = neighbourhood(evidence.span, len(document.text))
+    found = claim_conflicts(citation, evidence.text, document.text[around.start : around.end])
+    return "; ".join(found) or None
 
 
 def _cosine(evidence: Evidence) -> float:

@@ -6,13 +6,14 @@ is configured, else the ones sharing the most words with the claim. Without a ju
 :class:`~citecheck.support_model.SupportModel` turns the best sentence's cosine, the share of the
 claim's words standing near it, and any number or negation it does not share into a probability
 of support (``model=None`` grades by the bare cosine instead). At or above ``supported`` the
-claim is supported, at or above ``partial`` partly supported. A claim with a number that does
-not stand near its best sentence is at most partly supported (``cap_missing_numbers``): the
-model gives that signal no weight, because in citation contexts a number often belongs to
-another cited work, but a verified claim with the wrong number is the error users least forgive.
-Only the claim's quantities count, not the digits of names or reference markers
-(:mod:`citecheck.quantities`).
-With a judge (an NLI model, an LLM), its probability for the best candidates decides instead.
+claim is supported, at or above ``partial`` partly supported. With a judge (an NLI model, an
+LLM), its probability for the best candidates decides instead.
+
+Whatever decided, the meaning guard (:mod:`citecheck.guard`) has the last word: a claim that
+changes a number, a negation or a quantifier of its best sentence is at most partly supported.
+The model gives a missing number no weight, because in citation contexts a number often belongs
+to another cited work, but a verified claim with the wrong number is the error users least
+forgive.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING
 from citecheck.chunking import Chunk, chunk_text
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
+from citecheck.guard import claim_conflicts
 from citecheck.judges import judge_many
 from citecheck.matchers.embedding import EmbeddingMatcher
 from citecheck.model import Evidence, Span
@@ -34,6 +36,7 @@ from citecheck.support_model import (
     FITTED_SUPPORT_MODEL,
     SupportModel,
     SupportSignals,
+    neighbourhood,
     support_signals,
 )
 from citecheck.text import normalize
@@ -57,14 +60,16 @@ class Grade(Enum):
 @dataclass(frozen=True, slots=True)
 class Assessment:
     """The verdict on a claim in one place: its grade, the score behind it, the candidate
-    sentences best first, what the reason should say, and the signals of the best sentence
-    (``None`` when a judge or no embedder decided)."""
+    sentences best first, what the reason should say, the signals of the best sentence
+    (``None`` when a judge or no embedder decided), and the changes of meaning the meaning
+    guard found between the claim and the best sentence."""
 
     grade: Grade
     score: float
     evidence: tuple[Evidence, ...]
     detail: str
     signals: SupportSignals | None = None
+    conflicts: tuple[str, ...] = ()
 
 
 class SupportAssessor:
@@ -80,12 +85,10 @@ class SupportAssessor:
         candidates: int = 3,
         min_chunk_length_chars: int = 20,
         model: SupportModel | None = FITTED_SUPPORT_MODEL,
-        cap_missing_numbers: bool = True,
     ) -> None:
         if embedder is None and judge is None:
             raise ConfigError("assessing support needs an embedder, a judge, or both")
         self.model = model
-        self.cap_missing_numbers = cap_missing_numbers
         default_supported, default_partial = (
             _JUDGE_THRESHOLDS
             if judge is not None
@@ -115,7 +118,9 @@ class SupportAssessor:
 
     def assess(self, claim: str, document: Document, within: Span | None) -> Assessment | None:
         """The grade of ``claim`` in ``within`` (all of ``document`` when ``None``); ``None``
-        when that place has no text to compare with."""
+        when that place has no text to compare with. Whatever the score, a claim that changes
+        a number, a negation or a quantifier of its best passage is at most partly supported
+        (:func:`~citecheck.guard.claim_conflicts`)."""
         found = self._candidates(claim, document, within)
         if not found:
             return None
@@ -129,34 +134,28 @@ class SupportAssessor:
                 key=lambda e: -e.score,
             )
             best = judged[0]
-            grade = self._grade(best.score)
-            return Assessment(grade, best.score, tuple(judged), f"judged support {best.score:.0%}")
+            assessment = Assessment(
+                self._grade(best.score),
+                best.score,
+                tuple(judged),
+                f"judged support {best.score:.0%}",
+            )
+            return _guarded(assessment, claim, document, within)
         best = found[0]
         cosine = float(best.scores.get("cosine", best.score))
         signals = support_signals(claim, Span(best.start, best.end), document.text, cosine, within)
-        conflict = signals.conflict()
         if self.model is None:
-            grade = self._grade(cosine)
-            detail = f"cosine {cosine:.2f}"
-            if grade is Grade.SUPPORTED and conflict:
-                return Assessment(
-                    Grade.PARTIAL, cosine, found, f"{detail}, but {conflict}", signals
-                )
-            return Assessment(grade, cosine, found, detail, signals)
-        probability = self.model.probability(signals)
-        detail = (
-            f"cosine {cosine:.2f} with {signals.coverage:.0%} of the claim's words nearby"
-            + (f" but {conflict}" if conflict else "")
-            + f": support {probability:.0%}"
-        )
-        grade = self._grade(probability)
-        if (
-            grade is Grade.SUPPORTED
-            and self.cap_missing_numbers
-            and signals.missing_number is not None
-        ):
-            grade = Grade.PARTIAL
-        return Assessment(grade, probability, found, detail, signals)
+            assessment = Assessment(
+                self._grade(cosine), cosine, found, f"cosine {cosine:.2f}", signals
+            )
+        else:
+            probability = self.model.probability(signals)
+            detail = (
+                f"cosine {cosine:.2f} with {signals.coverage:.0%} of the claim's words nearby: "
+                f"support {probability:.0%}"
+            )
+            assessment = Assessment(self._grade(probability), probability, found, detail, signals)
+        return _guarded(assessment, claim, document, within)
 
     def prefetch(self, claims: Sequence[str]) -> None:
         """Embed ``claims`` in one batch ahead of assessing them one by one."""
@@ -180,9 +179,20 @@ class SupportAssessor:
         )
 
 
-def conflicting_facts(claim: str, passage: str) -> str | None:
-    """A number or a negation of ``claim`` that ``passage`` does not share, said in words."""
-    return support_signals(claim, Span(0, len(passage)), passage, 0.0).conflict()
+def _guarded(
+    assessment: Assessment, claim: str, document: Document, within: Span | None
+) -> Assessment:
+    """``assessment`` with the meaning guard applied: a claim that changes a number, a
+    negation or a quantifier of its best passage is at most partly supported, and the detail
+    says why."""
+    best = assessment.evidence[0]
+    around = neighbourhood(best.span, len(document.text), within)
+    conflicts = claim_conflicts(claim, best.text, document.text[around.start : around.end])
+    if not conflicts:
+        return assessment
+    grade = Grade.PARTIAL if assessment.grade is Grade.SUPPORTED else assessment.grade
+    detail = f"{assessment.detail}, but {'; '.join(conflicts)}"
+    return replace(assessment, grade=grade, detail=detail, conflicts=tuple(conflicts))
 
 
 def _by_shared_words(

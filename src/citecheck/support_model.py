@@ -19,10 +19,17 @@ from dataclasses import dataclass
 
 from citecheck.meaning import negation_counts
 from citecheck.model import Span
-from citecheck.quantities import numbers_present, quantities_in, without_references
+from citecheck.numbers import numbers_present
+from citecheck.quantities import quantities_in, without_references
 from citecheck.text import normalize
 
-__all__ = ["FITTED_SUPPORT_MODEL", "SupportModel", "SupportSignals", "support_signals"]
+__all__ = [
+    "FITTED_SUPPORT_MODEL",
+    "SupportModel",
+    "SupportSignals",
+    "neighbourhood",
+    "support_signals",
+]
 
 NEIGHBOURHOOD_CHARS = 1000
 """How far around the best passage the claim's words and numbers are looked for: a claim often
@@ -48,14 +55,6 @@ class SupportSignals:
     coverage: float
     missing_number: str | None
     negation_differs: bool
-
-    def conflict(self) -> str | None:
-        """The fact the passage does not share, said in words (``None`` when there is none)."""
-        if self.missing_number is not None:
-            return f"the number {self.missing_number} is not in the passage"
-        if self.negation_differs:
-            return "the claim and the passage differ in negation"
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,21 +94,29 @@ FITTED_SUPPORT_MODEL = SupportModel(
 )
 
 
+def neighbourhood(passage: Span, length: int, within: Span | None = None) -> Span:
+    """The text within :data:`NEIGHBOURHOOD_CHARS` of ``passage`` (of a text of ``length``
+    characters), inside ``within`` when it is given."""
+    bounds = within or Span(0, length)
+    return Span(
+        max(bounds.start, passage.start - NEIGHBOURHOOD_CHARS),
+        min(bounds.end, passage.end + NEIGHBOURHOOD_CHARS),
+    )
+
+
 def support_signals(
     claim: str, passage: Span, text: str, cosine: float, within: Span | None = None
 ) -> SupportSignals:
     """The signals of ``claim`` against ``passage`` of ``text`` (both spans index ``text``);
     the neighbourhood around the passage stays inside ``within`` when it is given."""
-    bounds = within or Span(0, len(text))
-    start = max(bounds.start, passage.start - NEIGHBOURHOOD_CHARS)
-    end = min(bounds.end, passage.end + NEIGHBOURHOOD_CHARS)
-    nearby = normalize(text[start:end])
+    around = neighbourhood(passage, len(text), within)
+    nearby = normalize(text[around.start : around.end])
     own_words = normalize(without_references(claim))  # not the names of other works
     stems = {word[:_STEM_CHARS] for word in _CONTENT_WORD.findall(own_words)}
     present = {word[:_STEM_CHARS] for word in _CONTENT_WORD.findall(nearby)}
     coverage = len(stems & present) / len(stems) if stems else 0.0
     numbers = numbers_present(nearby)
-    missing = next((n for n in quantities_in(own_words) if n not in numbers), None)
+    missing = next((q.value for q in quantities_in(own_words) if q.value not in numbers), None)
     said = normalize(text[passage.start : passage.end])
     return SupportSignals(
         cosine=cosine,

@@ -87,6 +87,10 @@ class Verifier:
     cosine. ``support_threshold`` and ``partial_threshold`` are the probability (0.55, 0.36 with
     the fitted model; 0.5, 0.25 from a judge) or the cosine (0.6, 0.4) those grades need.
 
+    A page cited in a source without page numbers is read as the TIP protocol reads it, as
+    ``lines_per_page`` lines a page (page 3 is lines 101-150), and every reason about it says
+    the page was approximated; ``lines_per_page=None`` leaves such a page unchecked instead.
+
     With an ``index`` (a :class:`~citecheck.corpus.Corpus`), the documents it holds are sources
     too; a cited source the index holds but whose text this process never saw is
     ``UNCHECKED``, not ``NOT_FOUND``; and an excerpt or claim missing at its place is looked for
@@ -112,6 +116,7 @@ class Verifier:
         support_model: SupportModel | None = FITTED_SUPPORT_MODEL,
         index: Corpus | None = None,
         index_candidates: int = 10,
+        lines_per_page: int | None = 50,
     ) -> None:
         if not isinstance(threshold, int | float) or not 0.0 < threshold <= 1.0:
             raise ConfigError(f"threshold must be in (0, 1], got {threshold}")
@@ -145,6 +150,13 @@ class Verifier:
             raise ConfigError(f"index_candidates must be positive, got {index_candidates}")
         self.index = index
         self.index_candidates = index_candidates
+        if lines_per_page is not None and (
+            isinstance(lines_per_page, bool) or not isinstance(lines_per_page, int)
+        ):
+            raise ConfigError(f"lines_per_page must be an integer or None, got {lines_per_page!r}")
+        if lines_per_page is not None and lines_per_page < 1:
+            raise ConfigError(f"lines_per_page must be positive, got {lines_per_page}")
+        self.lines_per_page = lines_per_page
         self._word_indexes: IdentityCache[WordIndex] = IdentityCache(_KEPT_INDEXES)
         self.support = (
             None
@@ -251,15 +263,20 @@ class Verifier:
             why = f"the location {citation.locator!r} is not one citecheck can read"
             return self._unplaceable(citation, document, why)
         location = citation.location
+        approximation = ""
         try:
             span = document.resolve(location) if location else Span(0, len(document.text))
         except LocationKindError as exc:
-            return self._unplaceable(citation, document, str(exc))
+            approximated = self._approximate_pages(document, location, str(exc))
+            if isinstance(approximated, str):
+                return self._unplaceable(citation, document, approximated)
+            span, approximation = approximated
         except LocationError as exc:
             return Result(
                 citation, Status.NOT_FOUND, 0.0, (), f"the cited location does not exist: {exc}"
             )
         cited = f"{location.describe()} of {document.id!r}" if location else repr(document.id)
+        cited += approximation
         place = f"{location.preposition()} {cited}" if location else f"in {cited}"
         query = citation.checked_text
         kind = "excerpt" if citation.excerpt else "claim"
@@ -397,10 +414,32 @@ class Verifier:
         )
         return Result(citation, Status.UNSUPPORTED, 0.1, here.evidence, reason)
 
+    def _approximate_pages(
+        self, document: Document, location: Location | None, why: str
+    ) -> tuple[Span, str] | str:
+        """The lines a page of a text without page numbers stands for, by the TIP protocol's
+        approximation of :attr:`lines_per_page` lines a page, with the words that say so; or,
+        when no approximation applies, why the place cannot be checked."""
+        if location is None or location.kind != "pages" or self.lines_per_page is None:
+            return why
+        per_page = self.lines_per_page
+        first = ((location.start or 1) - 1) * per_page + 1
+        last = (location.end or 1) * per_page
+        note = f"{document.id!r} has no page numbers, so the page is approximated as "
+        if first > document.line_count:
+            return (
+                f"{note}lines {first}-{last} at {per_page} lines a page, "
+                f"past its {document.line_count} lines"
+            )
+        lines = Location("lines", first, min(last, document.line_count))
+        note += f"{lines.describe()} at {per_page} lines a page"
+        return document.resolve(lines), f" ({note})"
+
     def _unplaceable(self, citation: Citation, document: Document, why: str) -> Result:
-        """A citation whose place cannot be checked (``chap. 3``; a page of an unpaged text):
-        never a phantom. The excerpt is looked for in the whole source: standing there, the
-        citation is UNCHECKED with the evidence; standing nowhere in it, UNSUPPORTED."""
+        """A citation whose place cannot be checked (``chap. 3``; a page of an unpaged text
+        when pages are not approximated): never a phantom. The excerpt is looked for in the
+        whole source: standing there, the citation is UNCHECKED with the evidence; standing
+        there only with a change of meaning, PARTIAL; standing nowhere in it, UNSUPPORTED."""
         query = citation.checked_text
         if not query or not any(ch.isalnum() for ch in normalize(query)):
             return Result(citation, Status.UNCHECKED, 0.5, (), f"{why}; nothing else to check")
@@ -409,6 +448,10 @@ class Verifier:
         if found.found:
             where = _where_found(found.evidence[0])
             reason = f"{why}; the {kind} stands {where} of {document.id!r}"
+            if found.differences:
+                reason += " only with a change of meaning: " + "; ".join(found.differences)
+                score = found.evidence[0].score
+                return Result(citation, Status.PARTIAL, 0.3 + 0.2 * score, found.evidence, reason)
             return Result(citation, Status.UNCHECKED, 0.5, found.evidence, reason)
         reason = f"{why}, and the {kind} stands nowhere in {document.id!r}"
         return Result(citation, Status.UNSUPPORTED, 0.1, (), reason)

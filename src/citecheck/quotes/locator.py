@@ -166,9 +166,9 @@ class QuoteLocator:
             )
         text = piece.document.text
         differences = (
-            differences_at(quote, text, piece.start, piece.end, omissions=True, noun="quote")
-            if piece.ratio < 1
-            else []
+            []
+            if _verbatim(quote, piece)
+            else differences_at(quote, text, piece.start, piece.end, omissions=True, noun="quote")
         )
         if differences:
             return _Outcome(
@@ -219,7 +219,10 @@ class QuoteLocator:
                 has_ellipsis=True,
             )
         document = joined.document
-        places = [(p.start, p.end, p.ratio >= 1) for p in best_chain]
+        places = [
+            (p.start, p.end, _verbatim(fragment, p))
+            for fragment, p in zip(fragments, best_chain, strict=True)
+        ]
         differences = list(fragment_differences(fragments, places, document, quoted=True))
         if differences:
             return _Outcome(
@@ -336,6 +339,12 @@ def _confidence(status: Status, ratio: float) -> float:
     if status is Status.UNCHECKED:
         return 0.5
     return 0.3 * ratio
+
+
+def _verbatim(quote: str, piece: _Piece) -> bool:
+    """Whether the passage is the quote itself, after normalisation. A ratio of 100 % says
+    only that the quote aligns in full: "eine" aligns in full inside "keine"."""
+    return normalize(piece.document.text[piece.start : piece.end]) == normalize(quote)
 
 
 def _where(piece: _Piece) -> str:
