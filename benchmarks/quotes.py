@@ -71,7 +71,9 @@ NOISE = (
     "typographic",
     "case",
     "hyphenation",
-    "ocr",
+    "ocr_1",
+    "ocr_3",
+    "ocr_5",
     "ellipsis",
     "word_dropped",
 )
@@ -181,9 +183,13 @@ _OCR = (
     ("rn", "m"), ("m", "rn"), ("cl", "d"), ("d", "cl"), ("l", "I"), ("I", "l"), ("i", "l"),
     ("e", "c"), ("c", "e"), ("h", "b"), ("b", "h"), ("u", "v"), ("v", "u"), ("f", "t"),
     ("t", "f"), ("w", "vv"), ("a", "o"), ("n", "ri"), ("y", "v"), ("g", "q"), ("ü", "ii"),
-    ("ä", "a"), ("ö", "o"), ("ß", "B"), ("é", "e"),
+    ("ä", "a"), ("ö", "o"), ("ß", "B"), ("é", "e"), ("l", "1"), ("I", "1"), ("1", "l"),
+    ("O", "0"), ("o", "0"), ("0", "O"),
 )  # fmt: skip
-# Letters only: a digit-like slip (l -> 1) is, by design, a changed number and never verified.
+"""Letter confusions of optical character recognition, digits that look like letters
+included ("wor1d", "l95l"); a word broken in two or two words run together are slips too."""
+_OCR_STRENGTHS = {"ocr_1": 0.01, "ocr_3": 0.03, "ocr_5": 0.05}
+"""Each OCR variant's share of the quote's characters that a slip touches."""
 
 
 Rule = tuple[str, "str | Callable[[re.Match[str]], str]"]
@@ -252,21 +258,36 @@ def hyphenation(gold: Gold, rng: random.Random) -> str | None:
     return text
 
 
-def ocr(gold: Gold, rng: random.Random) -> str | None:
-    """Letter confusions (rn/m, cl/d, l/I, e/c, ü/ii, …) at 2–5 % of the characters."""
-    text = gold.text
-    wanted = max(1, round(rng.uniform(0.02, 0.05) * len(text)))
-    sites = [(m.start(), m.end(), new) for old, new in _OCR for m in re.finditer(old, text)]
-    rng.shuffle(sites)
-    taken: list[tuple[int, int, str]] = []
-    for start, end, new in sites:
-        if len(taken) == wanted:
-            break
-        if all(end <= s or start >= e for s, e, _ in taken):
-            taken.append((start, end, new))
-    for start, end, new in sorted(taken, reverse=True):
-        text = text[:start] + new + text[end:]
-    return text if taken else None
+def ocr_at(strength: float) -> Perturb:
+    """Letter confusions (rn/m, cl/d, l/I/1, O/0, e/c, ü/ii, …), broken and joined words, at
+    ``strength`` of the characters (at least one slip), never inside a negation (a slip that
+    makes or unmakes a negation changes the meaning)."""
+
+    def ocr(gold: Gold, rng: random.Random) -> str | None:
+        text = gold.text
+        wanted = max(1, round(strength * len(text)))
+        protected = [m.span() for m in _NEGATION.finditer(text)]
+        sites = [(m.start(), m.end(), new) for old, new in _OCR for m in re.finditer(old, text)]
+        sites += [(m.end(), m.end(), " ") for m in re.finditer(r"[^\W\d_]{3}(?=[^\W\d_]{3})", text)]
+        sites += [
+            (m.start(), m.end(), "") for m in re.finditer(r"(?<=[^\W\d_]) (?=[^\W\d_])", text)
+        ]
+        rng.shuffle(sites)
+        taken: list[tuple[int, int, str]] = []
+        for start, end, new in sites:
+            if len(taken) == wanted:
+                break
+            if any(start <= e and end >= s for s, e in protected):
+                continue
+            if all(end < s or start > e for s, e, _ in taken):
+                taken.append((start, end, new))
+        for start, end, new in sorted(taken, reverse=True):
+            text = text[:start] + new + text[end:]
+        if len(_NEGATION.findall(text)) != len(protected):
+            return None  # a slip made a negation ("riot" -> "not"): a change of meaning
+        return text if taken else None
+
+    return ocr
 
 
 def ellipsis(gold: Gold, rng: random.Random) -> str | None:
@@ -373,7 +394,7 @@ def perturbations(donors: dict[str, list[Gold]]) -> dict[str, Perturb]:
         "typographic": typographic,
         "case": case,
         "hyphenation": hyphenation,
-        "ocr": ocr,
+        **{variant: ocr_at(strength) for variant, strength in _OCR_STRENGTHS.items()},
         "ellipsis": ellipsis,
         "word_dropped": word_dropped,
         "negation_dropped": negation_dropped,
@@ -495,6 +516,55 @@ def run_citecheck_reused(quotes: list[str], docs: dict[str, str]) -> Run:
     began = time.perf_counter()
     report = locator.run(quotes, documents)
     return Run(_predictions(report), time.perf_counter() - began, None)
+
+
+MARKER = "citecheck, each quote cited with a marker (verify)"
+_MARKED: dict[int, tuple[dict[str, Document], citecheck.Verifier, dict[str, str]]] = {}
+
+
+def run_marker(quotes: list[str], cited: list[str], docs: dict[str, str]) -> Run:
+    """Each quote in quotation marks before a marker citing the document where its gold text
+    stands (``"…" [[doc]]``), checked by one ``Verifier`` over prepared documents (built once,
+    untimed): the marker path must judge a quote as ``verify_quotes`` does. Documents get ids
+    a marker can name (the corpus ids hold colons)."""
+    if id(docs) not in _MARKED:
+        verifier = citecheck.Verifier()
+        ids = {doc: f"d{i}" for i, doc in enumerate(docs)}
+        prepared = verifier.prepare({ids[doc]: text for doc, text in docs.items()})
+        _MARKED[id(docs)] = (prepared, verifier, {v: k for k, v in ids.items()})
+    documents, verifier, names = _MARKED[id(docs)]
+    ids = {name: marked for marked, name in names.items()}
+    began = time.perf_counter()
+    results = [
+        verifier.verify(_cited(quote, ids[doc]), documents).results
+        for quote, doc in zip(quotes, cited, strict=True)
+    ]
+    seconds = time.perf_counter() - began
+    predictions = []
+    for found in results:
+        result = found[0] if len(found) == 1 else None
+        evidence = result.evidence[0] if result is not None and result.evidence else None
+        predictions.append(
+            Prediction(
+                names[evidence.source_id] if evidence else None,
+                evidence.start if evidence else None,
+                evidence.end if evidence else None,
+                result is not None and result.status is Status.VERIFIED,
+                result.status.value if result is not None else f"{len(found)} results",
+                result.reason if result is not None else "",
+            )
+        )
+    return Run(predictions, seconds, None)
+
+
+def _cited(quote: str, doc: str) -> str:
+    """``quote`` in quotation marks that it does not hold itself, before a marker."""
+    opening, closing = next(
+        (o, c)
+        for o, c in (('"', '"'), ("\u201c", "\u201d"), ("\u00ab", "\u00bb"))
+        if o not in quote and c not in quote
+    )
+    return f"{opening}{quote}{closing} [[{doc}]]"
 
 
 def _predictions(report: QuoteReport) -> list[Prediction]:
@@ -856,6 +926,23 @@ def _short(text: str | None, limit: int = 160, like: str | None = None) -> str:
     return ("…" if start else "") + cut + ("…" if start + limit < len(text) else "")
 
 
+def named_drops(cases: list[Case], run: Run) -> int:
+    """How many ``word_dropped`` quotes came back partial with a reason naming the dropped
+    word (the gold text's one word that the quote lacks)."""
+    count = 0
+    for case, prediction in zip(cases, run.predictions, strict=False):
+        if case.gold is None or prediction.status != Status.PARTIAL.value:
+            continue
+        quoted = case.quote.split()
+        missing = next(
+            (word for i, word in enumerate(case.gold.text.split()) if quoted[i : i + 1] != [word]),
+            None,
+        )
+        word = _LETTERS.search(missing or "")
+        count += word is not None and repr(word.group().lower()) in prediction.reason.lower()
+    return count
+
+
 def failures(cases: list[Case], run: Run, docs: dict[str, str]) -> list[dict[str, Any]]:
     """citecheck's misses: noise quotes not located, reject quotes verified."""
     out = []
@@ -884,11 +971,13 @@ def failures(cases: list[Case], run: Run, docs: dict[str, str]) -> list[dict[str
 def print_failures(found: list[dict[str, Any]], per_variant: int) -> None:
     shown: Counter[str] = Counter()
     for f in found:
-        if shown[f["variant"]] >= per_variant:
+        key = f"{f['variant']}:{f.get('system', '')}"
+        if shown[key] >= per_variant:
             continue
-        shown[f["variant"]] += 1
+        shown[key] += 1
         iou = "—" if f["iou"] is None else f"{f['iou']:.2f}"
-        print(f"- **{f['variant']}** ({f['kind']}, {f['status']}, IoU {iou})")
+        system = " through the marker" if f.get("system") == "marker" else ""
+        print(f"- **{f['variant']}**{system} ({f['kind']}, {f['status']}, IoU {iou})")
         print(f"  - quote: {_short(f['quote'], like=f['gold'])!r}")
         if f["gold"]:
             print(f"  - gold ({f['gold_doc']}): {_short(f['gold'], like=f['quote'])!r}")
@@ -977,21 +1066,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     prepared = prepare_locator(docs, [c.quote for found in cases.values() for c in found])
     print(f"{REUSED}: documents and index built in {prepared:.2f} s")
     profiler = cProfile.Profile() if args.profile else None
-    results: dict[str, dict[str, Score]] = {name: {} for name in SYSTEMS}
+    results: dict[str, dict[str, Score]] = {name: {} for name in (*SYSTEMS, MARKER)}
     misses: list[dict[str, Any]] = []
+    named: dict[str, int] = {}
+    runs: dict[str, Run] = {}
     for variant, variant_cases in cases.items():
         for name, system in SYSTEMS.items():
             subset = variant_cases[: args.baseline_a] if name == SUBSAMPLED else variant_cases
             run = timed(system, [c.quote for c in subset], docs, args.repeats, profiler)
+            runs[name] = run
             results[name][variant] = score(subset, run, spans=not name.startswith("(c)"))
             if name == "citecheck":
                 misses.extend(failures(subset, run, docs))
+        cited = [c.places[0][0] if c.places else corpus[0].id for c in variant_cases]
+        marked = run_marker([c.quote for c in variant_cases], cited, docs)
+        results[MARKER][variant] = score(variant_cases, marked, spans=True)
+        misses.extend({**f, "system": "marker"} for f in failures(variant_cases, marked, docs))
+        if variant == "word_dropped":
+            named = {name: named_drops(variant_cases, runs[name]) for name in runs}
+            named[MARKER] = named_drops(variant_cases, marked)
         ours = results["citecheck"][variant]
         print(f"  {variant}: {ours.n} quotes, citecheck {ours.per_second:,.0f}/s", file=sys.stderr)
     for name, scores in results.items():
         note = f" (first {args.baseline_a} quotes of each variant)" if name == SUBSAMPLED else ""
         print(f"\n### {name}{note}\n\n{table(scores)}")
     print(f"\n### citecheck statuses\n\n{status_table(results['citecheck'])}")
+    print(f"\n### {MARKER}: statuses\n\n{status_table(results[MARKER])}")
+    dropped = len(cases["word_dropped"])
+    print(
+        "\n### word_dropped: partial, naming the dropped word\n\n"
+        + "\n".join(f"- {name}: {count} of {dropped}" for name, count in named.items())
+    )
     summary, met = targets(results)
     print(f"\n### targets\n\n{summary}\n\n### citecheck misses ({len(misses)}; examples)\n")
     print_failures(misses, args.examples)
@@ -1007,6 +1112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "reused_locator_build_seconds": prepared,
             "targets_met": met,
             "citecheck_misses": misses,
+            "word_dropped_named": named,
         }
         args.out.write_text(json.dumps(payload, indent=2, ensure_ascii=False), encoding="utf-8")
     return 0
