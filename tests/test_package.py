@@ -50,6 +50,7 @@ def test_public_names_are_pinned() -> None:
             "__version__",
             "evaluate_dataset",
             "extract",
+            "load_paths",
             "locate",
             "split_sources",
             "validate_records",
