@@ -251,6 +251,28 @@ def test_a_reader_that_stops_early_ends_refs_quietly(tmp_path: Path) -> None:
         assert done.returncode == 141, args
 
 
+@pytest.mark.parametrize(
+    ("answer", "status", "error"),
+    [
+        (b'"runs daily" [[notes:L1]]', 0, ""),
+        (b'"caf\xe9" [[notes:L1]]', 2, "standard input is not UTF-8 text"),
+    ],
+)
+def test_the_answer_on_standard_input(
+    tmp_path: Path, answer: bytes, status: int, error: str
+) -> None:
+    (tmp_path / "notes.txt").write_text("The ferry runs daily.\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "citecheck", "verify", "-", "notes.txt"],
+        input=answer,
+        capture_output=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT / "src")},
+    )
+    assert done.returncode == status
+    assert error in done.stderr.decode()
+
+
 def test_python_dash_m_citecheck_runs_the_command_line() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "citecheck", "--version"],

@@ -328,7 +328,8 @@ def _refs(args: argparse.Namespace) -> int:
 def _read(path: Path) -> str:
     """The text of ``path`` (``-``: standard input), UTF-8; other bytes are an error naming it."""
     if str(path) == "-":
-        return decode_text(sys.stdin.buffer.read(), "standard input")
+        stream = getattr(sys.stdin, "buffer", None)  # None: a text stream put in its place
+        return sys.stdin.read() if stream is None else decode_text(stream.read(), "standard input")
     return decode_text(path.read_bytes(), path)
 
 
