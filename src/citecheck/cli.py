@@ -167,7 +167,9 @@ def _drop_stdout() -> None:
     """Point stdout at the null device, so that the interpreter's last flush of what is still
     buffered does not meet the closed pipe again (the recipe of Python's ``signal`` docs)."""
     with suppress(OSError, ValueError):  # stdout is no file (captured in a test): no flush
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def _run(argv: Sequence[str] | None) -> int:
