@@ -1,7 +1,11 @@
-"""Sessions: tests (no extras, then all extras), lint, typing, examples, docs.
+"""Sessions: tests (no extras, then all extras), all-extras, lint, typing, examples, docs.
 
 Run everything with ``nox``; one session with ``nox -s lint``. Installs go through
 ``constraints.txt`` so that torch, when an extra needs it, is the local CPU build.
+
+The environment with every extra is several GB (torch among them), so the default run installs
+it once: the ``all-extras`` session runs the tests with every extra, mypy and the examples in
+it. ``tests``, ``typing`` and ``examples`` stay for running one of those alone.
 """
 
 from __future__ import annotations
@@ -11,10 +15,23 @@ from pathlib import Path
 import nox
 
 nox.options.default_venv_backend = "virtualenv"
-nox.options.sessions = ["lint", "typing", "tests", "examples", "docs"]
+nox.options.sessions = ["lint", "tests(extras='none')", "all-extras", "docs"]
 nox.options.error_on_missing_interpreters = True
 
 CONSTRAINTS = ("-c", "constraints.txt")
+
+
+def _pytest(session: nox.Session) -> None:
+    session.run("pytest", *session.posargs)
+
+
+def _mypy(session: nox.Session) -> None:
+    session.run("mypy", "--strict", "src/citecheck")
+
+
+def _examples(session: nox.Session) -> None:
+    for script in sorted(Path("examples").glob("*.py")):
+        session.run("python", str(script))
 
 
 @nox.session
@@ -23,7 +40,16 @@ def tests(session: nox.Session, extras: str) -> None:
     """The test suite: once with the core only (optional tests skip), once with every extra."""
     target = ".[test]" if extras == "none" else ".[test,all]"
     session.install(*CONSTRAINTS, target)
-    session.run("pytest", *session.posargs)
+    _pytest(session)
+
+
+@nox.session(name="all-extras")
+def all_extras(session: nox.Session) -> None:
+    """With every extra, installed once: the test suite, mypy --strict and the examples."""
+    session.install(*CONSTRAINTS, "mypy", ".[test,all]")
+    _pytest(session)
+    _mypy(session)
+    _examples(session)
 
 
 @nox.session
@@ -38,15 +64,14 @@ def lint(session: nox.Session) -> None:
 def typing(session: nox.Session) -> None:
     """mypy --strict over the package."""
     session.install(*CONSTRAINTS, "mypy", ".[all,test]")
-    session.run("mypy", "--strict", "src/citecheck")
+    _mypy(session)
 
 
 @nox.session
 def examples(session: nox.Session) -> None:
     """Every script in examples/ runs to completion (with every extra installed)."""
     session.install(*CONSTRAINTS, ".[all]")
-    for script in sorted(Path("examples").glob("*.py")):
-        session.run("python", str(script))
+    _examples(session)
 
 
 @nox.session

@@ -50,6 +50,7 @@ def test_public_names_are_pinned() -> None:
             "__version__",
             "evaluate_dataset",
             "extract",
+            "load_paths",
             "locate",
             "split_sources",
             "validate_records",
@@ -81,7 +82,7 @@ def test_error_tree() -> None:
     assert issubclass(UnknownBackendError, LookupError)
     assert issubclass(MissingDependencyError, ImportError)
     message = str(MissingDependencyError("pypdf", "pdf"))
-    assert 'pip install "citecheck[pdf]"' in message
+    assert 'pip install "pycitecheck[pdf]"' in message
 
 
 def test_statuses_are_lowercase_string_values() -> None:
@@ -130,5 +131,5 @@ def test_third_party_matchers_load_through_entry_points(
 
 def test_pdf_extra_missing_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pypdf", None)
-    with pytest.raises(MissingDependencyError, match=r"citecheck\[pdf\]"):
+    with pytest.raises(MissingDependencyError, match=r'pip install "pycitecheck\[pdf\]"'):
         citecheck.Document.from_pdf("x", b"%PDF-1.4")

@@ -617,7 +617,7 @@ def test_records_without_the_embeddings_extra_say_what_to_install(
         "find_spec",
         lambda name, *a: None if name == "sentence_transformers" else real(name, *a),
     )
-    with pytest.raises(MissingDependencyError, match=r'pip install "citecheck\[embeddings\]"'):
+    with pytest.raises(MissingDependencyError, match=r'pip install "pycitecheck\[embeddings\]"'):
         validate_records(records())
 
 

@@ -9,6 +9,7 @@ True
 from citecheck._api import extract, locate, verify, verify_quotes
 from citecheck.corpus import Corpus
 from citecheck.documents import Document, Page, Section, Segment, split_sources
+from citecheck.documents.files import load_paths
 from citecheck.errors import (
     BackendError,
     CitecheckError,
@@ -55,6 +56,7 @@ __all__ = [
     "__version__",
     "evaluate_dataset",
     "extract",
+    "load_paths",
     "locate",
     "split_sources",
     "validate_records",

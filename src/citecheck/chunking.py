@@ -629,7 +629,7 @@ def builtin_splitter(text: str) -> list[tuple[int, int]]:
 
 
 def sentencex_splitter(language: str = "en") -> Splitter:
-    """A splitter backed by sentencex (``pip install "citecheck[embeddings]"``).
+    """A splitter backed by sentencex (``pip install "pycitecheck[embeddings]"``).
 
     ``language`` is an ISO 639 code; sentencex knows the abbreviations of many languages and
     falls back to related ones, or to generic rules, for the others."""

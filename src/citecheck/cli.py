@@ -15,14 +15,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from contextlib import suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from citecheck import __version__
-from citecheck.documents.files import load_paths
+from citecheck.documents.files import SourceFiles, decode_text, load_paths
 from citecheck.errors import CitecheckError
+from citecheck.model import Status
+from citecheck.report import Report
 from citecheck.verifier import Verifier
 
 
@@ -138,7 +143,36 @@ def _refs_parser(commands: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status.
+
+    A reader that stops early (``citecheck verify … | head``) ends the command quietly, with
+    the status a shell gives a command that a closed pipe stopped (141), not a traceback."""
+    try:
+        status = _run(argv)
+        sys.stdout.flush()  # inside the try: a closed pipe shows here, not at interpreter exit
+    except BrokenPipeError:
+        _drop_stdout()
+        return _CLOSED_PIPE
+    except (CitecheckError, OSError, UnicodeDecodeError) as exc:  # what a command let through
+        print(f"citecheck: error: {exc}", file=sys.stderr)
+        return 2
+    return status
+
+
+_CLOSED_PIPE = 141
+"""128 + SIGPIPE: what a shell reports for a command whose reader went away."""
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's last flush of what is still
+    buffered does not meet the closed pipe again (the recipe of Python's ``signal`` docs)."""
+    with suppress(OSError, ValueError):  # stdout is no file (captured in a test): no flush
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "quotes":
         return _quotes(args)
@@ -155,7 +189,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             accept=[s.strip() for s in args.accept.split(",") if s.strip()],
             require_citations=args.require_citations,
         )
-        report = verifier.verify(text, load_paths(args.sources))
+        sources = load_paths(args.sources)
+        _warn(sources.warnings)
+        report = _with_skipped(verifier.verify(text, sources), sources)
     except (CitecheckError, OSError, UnicodeDecodeError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
@@ -164,7 +200,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _quotes(args: argparse.Namespace) -> int:
-    from citecheck.documents.files import load_file, source_files
     from citecheck.quotes import QuoteConfig, QuoteLocator
     from citecheck.quotes.inputs import read_quotes
 
@@ -174,26 +209,17 @@ def _quotes(args: argparse.Namespace) -> int:
             raise CitecheckError(f"cannot write {args.output}: use .xlsx, .csv or .json")
         config = QuoteConfig.from_file(args.config) if args.config else QuoteConfig()
         quotes = read_quotes(args.quotes)
-        documents = []
-        for file in source_files(args.sources):
-            try:
-                documents.append(load_file(file))
-            except CitecheckError as exc:
-                warnings.append(f"skipped {file}: {exc}")
-        ids = [d.id for d in documents]
-        duplicates = sorted({i for i in ids if ids.count(i) > 1})
-        if duplicates:
-            raise CitecheckError(f"several source files are named {', '.join(duplicates)}")
+        sources = load_paths(args.sources)
+        warnings.extend(sources.warnings)
         progress = None if args.no_progress or not sys.stderr.isatty() else _ProgressBar()
-        report = QuoteLocator(config).run(quotes, documents, progress, warnings)
+        report = QuoteLocator(config).run(quotes, sources.documents, progress, warnings)
         report.save(args.output)
         if args.stats:
             report.stats_to_csv(args.stats)
     except (CitecheckError, OSError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
-    for warning in report.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+    _warn(report.warnings)
     stats = report.stats()
     counts = ", ".join(
         f"{stats[key]} {key[2:]}"
@@ -291,6 +317,8 @@ def _refs(args: argparse.Namespace) -> int:
         )
         log = args.log or args.golden.with_suffix(".log.jsonl")  # beside the dataset
         evaluation.write_log(log)
+    except BrokenPipeError:  # the reader of coverage's or check's output left: main ends quietly
+        raise
     except (CitecheckError, OSError, UnicodeDecodeError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
@@ -300,7 +328,38 @@ def _refs(args: argparse.Namespace) -> int:
 
 
 def _read(path: Path) -> str:
-    return sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    """The text of ``path`` (``-``: standard input), UTF-8; other bytes are an error naming it."""
+    if str(path) == "-":
+        stream = getattr(sys.stdin, "buffer", None)  # None: a text stream put in its place
+        return sys.stdin.read() if stream is None else decode_text(stream.read(), "standard input")
+    return decode_text(path.read_bytes(), path)
+
+
+def _warn(warnings: Iterable[str]) -> None:
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+
+
+def _with_skipped(report: Report, sources: SourceFiles) -> Report:
+    """``report`` with the skipped source files first among its warnings, and each citation of
+    a skipped file unchecked: the file exists but could not be read, so it is no phantom."""
+    unreadable = {skipped.id: skipped for skipped in sources.skipped}
+    loaded = {document.id for document in sources}
+    results = tuple(
+        replace(
+            result,
+            status=Status.UNCHECKED,
+            confidence=0.5,
+            evidence=(),
+            reason=f"the cited source could not be read: {unreadable[source].reason}",
+        )
+        if result.status is Status.NOT_FOUND
+        and (source := result.citation.source_id) in unreadable
+        and source not in loaded
+        else result
+        for result in report.results
+    )
+    return replace(report, results=results, warnings=(*sources.warnings, *report.warnings))
 
 
 def _reference_texts(path: Path | None) -> dict[str, str] | None:

@@ -18,7 +18,12 @@ against ``ValueError`` or ``ImportError`` keeps working::
 
 from __future__ import annotations
 
+DISTRIBUTION = "pycitecheck"
+"""The name to ``pip install``: ``citecheck`` on PyPI is an unrelated project, so the import
+name and the distribution name differ."""
+
 __all__ = [
+    "DISTRIBUTION",
     "BackendError",
     "CitecheckError",
     "ConfigError",
@@ -80,7 +85,7 @@ class MissingDependencyError(CitecheckError, ImportError):
 
     def __init__(self, package: str, extra: str) -> None:
         super().__init__(
-            f'{package!r} is not installed; install it with: pip install "citecheck[{extra}]"'
+            f'{package!r} is not installed; install it with: pip install "{DISTRIBUTION}[{extra}]"'
         )
         self.package = package
         self.extra = extra

@@ -1,31 +1,126 @@
 """Documents from files; a document's id is its file name without the extension
-(``ctx-1.md`` → ``ctx-1``)."""
+(``ctx-1.md`` → ``ctx-1``).
+
+A folder of sources is rarely clean: an image, a file saved in another encoding, a damaged PDF.
+One such file must neither stop the run nor vanish without a word, so :func:`load_paths` loads
+every file it can and hands back the others, each with the reason, beside the documents.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
 
 from citecheck.documents.document import Document
-from citecheck.errors import SourceError
+from citecheck.errors import MissingDependencyError, SourceError
 
-__all__ = ["load_file", "load_paths", "source_files"]
+__all__ = [
+    "SkippedFile",
+    "SourceFiles",
+    "decode_text",
+    "load_file",
+    "load_paths",
+    "reject_binary",
+    "source_files",
+]
 
 _MARKDOWN = {".md", ".markdown"}
+_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+"""Control bytes that no text file holds (tab, line and page breaks and escape are allowed).
+In UTF-8 they never occur inside a multi-byte character, so a match is a binary file (or
+UTF-16 text, whose ASCII letters come with NUL bytes), never a letter."""
+
+PathArg = str | PathLike[str]
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    """A source file that could not be read; ``reason`` says why and names the file."""
+
+    path: Path
+    reason: str
+
+    @property
+    def id(self) -> str:
+        """The id its document would have had: citations of it cite a file that exists."""
+        return self.path.stem
+
+    def __str__(self) -> str:
+        return f"skipped a source file: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFiles:
+    """What :func:`load_paths` read: the documents, and the files skipped with the reason.
+
+    Iterating yields the documents, so the value itself can be passed as ``sources``
+    (``citecheck.verify(text, citecheck.load_paths("sources/"))``); ``skipped`` and
+    ``warnings`` say what was left out, for the caller to report.
+    """
+
+    documents: tuple[Document, ...]
+    skipped: tuple[SkippedFile, ...] = ()
+
+    def __iter__(self) -> Iterator[Document]:
+        return iter(self.documents)
+
+    def __len__(self) -> int:
+        return len(self.documents)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """One line per skipped file, naming it and the reason."""
+        return tuple(str(skipped) for skipped in self.skipped)
+
+
+def reject_binary(raw: bytes, name: PathArg) -> None:
+    """A :class:`SourceError` naming the file ``name`` and the line when ``raw`` holds a control
+    byte that only binary data holds: read as text, it would give junk, not an error."""
+    control = _CONTROL.search(raw)
+    if control is not None:
+        offset = control.start()
+        raise SourceError(
+            f"{name} is not a text file: line {_line(raw, offset)} holds the byte "
+            f"0x{raw[offset]:02x} (binary data, or text saved as UTF-16)"
+        )
+
+
+def decode_text(raw: bytes, name: PathArg, encoding: str = "utf-8") -> str:
+    """``raw`` as text. Binary data (see :func:`reject_binary`) and bytes that are not UTF-8 are
+    a :class:`SourceError` naming the file ``name`` and the line, never a silent mangling."""
+    reject_binary(raw, name)
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise SourceError(
+            f"{name} is not UTF-8 text ({exc.reason} on line {_line(raw, exc.start)}, "
+            f"byte {exc.start})"
+        ) from None
+
+
+def _line(raw: bytes, offset: int) -> int:
+    return raw.count(b"\n", 0, offset) + 1
 
 
 def load_file(path: Path) -> Document:
     """One file as a document: ``.pdf`` through pypdf, ``.md`` as Markdown, anything else as
-    UTF-8 text (a file that is not UTF-8 is a :class:`SourceError`, never a silent mangling)."""
+    UTF-8 text. A file that cannot be read is a :class:`SourceError` naming it: not UTF-8,
+    binary, a damaged PDF, a PDF with no text layer (a scan, whose every quote would otherwise
+    look unsupported)."""
     suffix = path.suffix.lower()
     if suffix == ".pdf":
-        return Document.from_pdf(path.stem, path, metadata={"path": str(path)})
+        document = Document.from_pdf(path.stem, path, metadata={"path": str(path)})
+        if not document.text.strip():
+            raise SourceError(f"{path} has no text layer (a scanned PDF needs OCR first)")
+        return document
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise SourceError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raw = path.read_bytes()
     except OSError as exc:
         raise SourceError(f"cannot read {path}: {exc.strerror}") from None
+    text = decode_text(raw, path)
     if suffix in _MARKDOWN:
         return Document.from_markdown(path.stem, text, {"path": str(path)})
     return Document(path.stem, text, {"path": str(path)})
@@ -47,16 +142,36 @@ def source_files(paths: Iterable[Path]) -> list[Path]:
     return files
 
 
-def load_paths(paths: Iterable[Path]) -> list[Document]:
-    """Documents from files and directories (see :func:`source_files`). Two files with the
-    same id are a :class:`SourceError`."""
+def load_paths(paths: PathArg | Iterable[PathArg]) -> SourceFiles:
+    """Documents from a file or folder, or several (see :func:`source_files`).
+
+    A file that cannot be read (see :func:`load_file`; also a PDF while the ``pdf`` extra is
+    missing) is skipped and listed in :attr:`SourceFiles.skipped`, so one bad file does not stop
+    a run. Nothing to read at all (no file, or none readable) is a :class:`SourceError`, as are
+    two files with the same id and a path that does not exist."""
+    given = [paths] if isinstance(paths, str | PathLike) else list(paths)
+    files = source_files(Path(p) for p in given)
     documents: dict[str, Document] = {}
-    for file in source_files(paths):
-        document = load_file(file)
+    skipped: list[SkippedFile] = []
+    for file in files:
+        try:
+            document = load_file(file)
+        except SourceError as exc:
+            skipped.append(SkippedFile(file, str(exc)))
+            continue
+        except MissingDependencyError as exc:
+            skipped.append(SkippedFile(file, f"cannot read {file}: {exc}"))
+            continue
         if document.id in documents:
             raise SourceError(
                 f"two sources named {document.id!r}: {documents[document.id].metadata['path']} "
                 f"and {file}"
             )
         documents[document.id] = document
-    return list(documents.values())
+    if not documents:
+        where = ", ".join(str(p) for p in given) or "no path given"
+        if not skipped:
+            raise SourceError(f"no source files in {where}")
+        reasons = "; ".join(s.reason for s in skipped)
+        raise SourceError(f"no readable source file in {where}: {reasons}")
+    return SourceFiles(tuple(documents.values()), tuple(skipped))

@@ -31,7 +31,7 @@ def read_pdf_pages(
         texts = [page.extract_text() or "" for page in reader.pages]
         labels = list(reader.page_labels)
     except Exception as exc:  # pypdf signals damaged files with many exception types
-        raise SourceError(f"cannot read PDF: {exc}") from exc
+        raise SourceError(f"cannot read the PDF {_name(source)}: {exc}") from exc
     if first_page is None and len(labels) == len(texts):
         numbers = [int(label) if label.isdigit() else None for label in labels]
         numeric = [n for n in numbers if n is not None]
@@ -39,3 +39,12 @@ def read_pdf_pages(
             return list(zip(numbers, texts, strict=True))
     start = 1 if first_page is None else first_page
     return [(number, text) for number, text in enumerate(texts, start=start)]
+
+
+def _name(source: object) -> str:
+    """How an error names the PDF: its path, the name of its open file, or its size."""
+    if isinstance(source, str | PathLike):
+        return str(source)
+    if isinstance(source, bytes | bytearray):
+        return f"({len(source)} bytes)"
+    return str(getattr(source, "name", "stream"))

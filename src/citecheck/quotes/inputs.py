@@ -1,7 +1,9 @@
 """Reading a file of quotes: one per line, JSON, JSON Lines or CSV.
 
-A line that is not valid UTF-8 becomes its raw bytes, so the run reports that quote as not text
-instead of stopping or guessing an encoding.
+A file that is not what it claims to be is an error naming the line: binary data (which would
+otherwise become dozens of junk quotes), bytes that are not UTF-8 in a JSON or CSV file, a record
+without a ``quote``. In a plain text file, one line that is not valid UTF-8 becomes its raw
+bytes, so the run reports that quote as not text instead of stopping or guessing an encoding.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from citecheck.documents.files import decode_text, reject_binary
 from citecheck.errors import SourceError
 
 __all__ = ["read_quotes"]
@@ -26,19 +29,17 @@ def read_quotes(path: Path) -> list[object]:
         raise SourceError(f"cannot read {path}: {exc.strerror}") from None
     suffix = path.suffix.lower()
     if suffix in {".json", ".jsonl", ".csv"}:
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise SourceError(f"{path} is not UTF-8 ({exc.reason} at byte {exc.start})") from None
+        text = decode_text(raw, path, "utf-8-sig")
         if suffix == ".json":
             return _from_json(path, text)
         if suffix == ".jsonl":
             return [
-                _quote_field(_json(path, line, number))
+                _quote_field(_json(path, line, number), f"{path}, line {number}")
                 for number, line in enumerate(text.splitlines(), 1)
                 if line.strip()
             ]
         return _from_csv(path, text)
+    reject_binary(raw, path)
     return [_decode_line(line) for line in raw.splitlines() if line.strip()]
 
 
@@ -61,14 +62,17 @@ def _from_json(path: Path, text: str) -> list[object]:
     data = _json(path, text)
     if not isinstance(data, list):
         raise SourceError(f"{path} must hold a JSON list of quotes")
-    return [_quote_field(item) for item in data]
+    return [_quote_field(item, f"{path}, item {n} of the list") for n, item in enumerate(data, 1)]
 
 
-def _quote_field(item: Any) -> object:
-    """A string item is the quote; an object's ``quote`` field is; anything else is kept as
-    it is and reported as not text."""
+def _quote_field(item: Any, where: str) -> object:
+    """A string item is the quote; an object's ``quote`` field is (an object without one is an
+    error naming ``where``: its row would check nothing); anything else is kept as it is and
+    reported as not text."""
     if isinstance(item, dict):
-        return item.get("quote")
+        if item.get("quote") is None:
+            raise SourceError(f"{where}: the record has no 'quote' field")
+        return item["quote"]
     return item
 
 
@@ -76,4 +80,9 @@ def _from_csv(path: Path, text: str) -> list[object]:
     reader = csv.DictReader(io.StringIO(text))
     if reader.fieldnames is None or "quote" not in reader.fieldnames:
         raise SourceError(f"{path} needs a 'quote' column")
-    return [row["quote"] for row in reader]
+    quotes: list[object] = []
+    for row in reader:
+        if row["quote"] is None:
+            raise SourceError(f"{path}, line {reader.line_num}: the row has no 'quote' cell")
+        quotes.append(row["quote"])
+    return quotes
