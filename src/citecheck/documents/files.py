@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from citecheck.documents.document import Document
+from citecheck.documents.transcripts import SUBTITLE_FORMATS, read_subtitles
 from citecheck.errors import SourceError
 
 __all__ = ["load_file", "load_paths", "source_files"]
@@ -15,8 +16,9 @@ _MARKDOWN = {".md", ".markdown"}
 
 
 def load_file(path: Path) -> Document:
-    """One file as a document: ``.pdf`` through pypdf, ``.md`` as Markdown, anything else as
-    UTF-8 text (a file that is not UTF-8 is a :class:`SourceError`, never a silent mangling)."""
+    """One file as a document: ``.pdf`` through pypdf, ``.md`` as Markdown, ``.vtt`` (WebVTT)
+    and ``.srt`` (SubRip) as transcripts with timed segments, anything else as UTF-8 text (a
+    file that is not UTF-8 is a :class:`SourceError`, never a silent mangling)."""
     suffix = path.suffix.lower()
     if suffix == ".pdf":
         return Document.from_pdf(path.stem, path, metadata={"path": str(path)})
@@ -28,6 +30,10 @@ def load_file(path: Path) -> Document:
         raise SourceError(f"cannot read {path}: {exc.strerror}") from None
     if suffix in _MARKDOWN:
         return Document.from_markdown(path.stem, text, {"path": str(path)})
+    if suffix in SUBTITLE_FORMATS:
+        kind = SUBTITLE_FORMATS[suffix]
+        segments = read_subtitles(text, kind, str(path))
+        return Document.from_transcript(path.stem, segments, {"path": str(path), "format": kind})
     return Document(path.stem, text, {"path": str(path)})
 
 
