@@ -1,8 +1,11 @@
 """Locate quotes extracted from interviews in the sample corpus, as for a methods section.
 
 Run from the repository root (needs the ``bm25`` extra): ``python examples/quotes.py``. It
-prints one line per quote and the aggregate statistics, and writes ``quotes-review.csv``
-next to this file's output directory (a temporary folder).
+prints one line per quote, the aggregate statistics and the methods and validation paragraphs
+of the run, and writes ``quotes-review.csv`` to a temporary folder. From the command line,
+with these quotes one per line in ``quotes.txt`` and the cosine column filled by
+all-MiniLM-L6-v2 (the ``embeddings`` extra), the same run is
+``citecheck quotes quotes.txt examples/corpus -o review.csv --embedder --methods methods.md``.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ def main() -> None:
     print()
     for name, value in report.stats().items():
         print(f"{name:<24} {value}")
+    print()
+    print(report.methods_text())
     out = Path(tempfile.mkdtemp()) / "quotes-review.csv"
     report.to_csv(out)
     print(f"\nrows written to {out}")

@@ -24,6 +24,7 @@ from typing import Any
 
 from citecheck import __version__
 from citecheck.documents.files import load_paths
+from citecheck.embedders.sentence_transformers import DEFAULT_MODEL
 from citecheck.errors import CitecheckError
 from citecheck.verifier import Verifier
 
@@ -65,7 +66,24 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--output", type=Path, required=True, help="rows as .xlsx, .csv or .json"
     )
     quotes.add_argument("--stats", type=Path, help="also write the statistics as a melted CSV")
-    quotes.add_argument("--config", type=Path, help="options from a .toml, .yaml or .json file")
+    quotes.add_argument(
+        "--config",
+        type=Path,
+        help="options from a .toml, .yaml or .json file (a VerifyQuotes node's YAML as it is)",
+    )
+    quotes.add_argument(
+        "--embedder",
+        nargs="?",
+        const=DEFAULT_MODEL,
+        metavar="MODEL",
+        help="fill cosine_similarity with a sentence-transformers model (default model: "
+        f"{DEFAULT_MODEL}; needs the embeddings extra); overrides embedding_model of the config",
+    )
+    quotes.add_argument(
+        "--methods",
+        type=Path,
+        help="also write the methods and validation paragraphs of this run (Markdown text)",
+    )
     quotes.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
@@ -178,15 +196,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _quotes(args: argparse.Namespace) -> int:
+    from citecheck._atomic import write_text_atomic
     from citecheck.documents.files import load_file, source_files
     from citecheck.quotes import QuoteConfig, QuoteLocator
     from citecheck.quotes.inputs import read_quotes
+    from citecheck.quotes.locator import embedder_for
 
     warnings: list[str] = []
     try:
         if args.output.suffix.lower() not in {".xlsx", ".csv", ".json"}:
             raise CitecheckError(f"cannot write {args.output}: use .xlsx, .csv or .json")
         config = QuoteConfig.from_file(args.config) if args.config else QuoteConfig()
+        if args.embedder is not None:
+            config = QuoteConfig.from_mapping(
+                {**config.to_dict(), "embedding_model": args.embedder}
+            )
+        embedder = embedder_for(config)
+        if embedder is not None:  # loaded now: a model that cannot load stops the run at once
+            _ = embedder.model
         quotes = read_quotes(args.quotes)
         documents = []
         for file in source_files(args.sources):
@@ -199,10 +226,12 @@ def _quotes(args: argparse.Namespace) -> int:
         if duplicates:
             raise CitecheckError(f"several source files are named {', '.join(duplicates)}")
         progress = None if args.no_progress or not sys.stderr.isatty() else _ProgressBar()
-        report = QuoteLocator(config).run(quotes, documents, progress, warnings)
+        report = QuoteLocator(config, embedder).run(quotes, documents, progress, warnings)
         report.save(args.output)
         if args.stats:
             report.stats_to_csv(args.stats)
+        if args.methods:
+            write_text_atomic(args.methods, report.methods_text() + "\n")
     except (CitecheckError, OSError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
