@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
 from citecheck.matchers._needle import normalized_region
@@ -29,6 +30,7 @@ _TOKEN = re.compile(r"\S+")
 _PUNCTUATION = str.maketrans("", "", ".,!?;:\"'()[]{}")
 _SIGNIFICANT = 4  # characters: TIP counts words "longer than three"
 _PREFIX = 5  # characters: the shorter of two words must have at least this many to be a prefix
+_KEPT_REGIONS = 32  # searched spans whose words are kept for the next query
 
 
 def significant_words(text: str) -> list[str]:
@@ -55,6 +57,13 @@ class OverlapMatcher:
 
     threshold: float = 0.8
     name = "overlap"
+    _regions: IdentityCache[_Region] = field(
+        default_factory=lambda: IdentityCache(_KEPT_REGIONS),
+        init=False,
+        repr=False,
+        compare=False,
+        hash=False,
+    )
 
     def __post_init__(self) -> None:
         if not isinstance(self.threshold, int | float) or not 0.0 < self.threshold <= 1.0:
@@ -64,16 +73,15 @@ class OverlapMatcher:
         claimed = significant_words(query)
         if not claimed:
             return []
-        normalized = document.normalized
         start, end = normalized_region(document, within)
-        tokens = list(_tokens(normalized.text, start, end))
-        vocabulary = _Vocabulary([word for word, _, _ in tokens])
-        counted = [word for word in claimed if vocabulary.has(word)]
+        # The words of a span are read once: a source is searched for many citations.
+        words = self._regions.get((document,), (start, end), lambda: _Region(document, start, end))
+        counted = [word for word in claimed if words.vocabulary.has(word)]
         ratio = len(counted) / len(claimed)
         if ratio < self.threshold or not counted:
             return []
-        low, high = _smallest_cover(tokens, sorted(set(counted)), vocabulary)
-        orig_start, orig_end = normalized.to_original(low, high)
+        low, high = _smallest_cover(words.tokens, sorted(set(counted)), words.vocabulary)
+        orig_start, orig_end = document.normalized.to_original(low, high)
         region = within or Span(0, len(document.text))
         orig_start, orig_end = _whole_sentences(document.text, region, orig_start, orig_end)
         score = round(ratio, 4)
@@ -90,6 +98,16 @@ def _tokens(text: str, start: int, end: int | None) -> Iterator[tuple[str, int, 
             lead = len(raw) - len(raw.lstrip(".,!?;:\"'()[]{}"))
             trail = len(raw) - len(raw.rstrip(".,!?;:\"'()[]{}"))
             yield word, match.start() + lead, match.end() - trail
+
+
+class _Region:
+    """The significant words of a normalised span of a document, in order and as a vocabulary
+    (holding the document, so that its identity, the cache key, is not reused while kept)."""
+
+    def __init__(self, document: Document, start: int, end: int) -> None:
+        self.document = document
+        self.tokens = list(_tokens(document.normalized.text, start, end))
+        self.vocabulary = _Vocabulary([word for word, _, _ in self.tokens])
 
 
 class _Vocabulary:
