@@ -4,8 +4,10 @@ Run from the repository root (needs the ``bm25`` extra): ``python examples/quote
 prints one line per quote, the aggregate statistics and the methods and validation paragraphs
 of the run, and writes ``quotes-review.csv`` to a temporary folder. From the command line,
 with these quotes one per line in ``quotes.txt`` and the cosine column filled by
-all-MiniLM-L6-v2 (the ``embeddings`` extra), the same run is
-``citecheck quotes quotes.txt examples/corpus -o review.csv --embedder --methods methods.md``.
+all-MiniLM-L6-v2 (the ``embeddings`` extra), the same run is::
+
+    citecheck quotes quotes.txt examples/corpus -o review.csv \\
+        --embedder all-MiniLM-L6-v2 --methods methods.md
 """
 
 from __future__ import annotations

@@ -156,7 +156,8 @@ def test_an_embedder_object_is_named_in_the_report() -> None:
 
 @pytest.mark.usefixtures("offline")
 @pytest.mark.parametrize(
-    ("flag", "model"), [(["--embedder"], "all-MiniLM-L6-v2"), (["--embedder", "m-2"], "m-2")]
+    ("flag", "model"),
+    [(["--embedder", "all-MiniLM-L6-v2"], "all-MiniLM-L6-v2"), (["--embedder", "m-2"], "m-2")],
 )
 def test_the_cli_takes_an_embedder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: list[str], model: str
@@ -191,7 +192,7 @@ def test_the_cli_without_the_embeddings_extra_says_what_to_install(
     (tmp_path / "q.txt").write_text("The first year was chaos.\n", encoding="utf-8")
     (tmp_path / "s.txt").write_text(SOURCES["interview-03"], encoding="utf-8")
     argv = ["quotes", str(tmp_path / "q.txt"), str(tmp_path / "s.txt")]
-    assert main([*argv, "-o", str(tmp_path / "rows.csv"), "--embedder"]) == 2
+    assert main([*argv, "-o", str(tmp_path / "rows.csv"), "--embedder", "all-MiniLM-L6-v2"]) == 2
     err = capsys.readouterr().err
     assert "'sentence-transformers' is not installed" in err
     assert "[embeddings]" in err
@@ -206,7 +207,7 @@ def test_the_cli_with_the_real_default_model(tmp_path: Path) -> None:
     (tmp_path / "s.txt").write_text(SOURCES["interview-03"], encoding="utf-8")
     out = tmp_path / "rows.json"
     argv = ["quotes", str(tmp_path / "q.txt"), str(tmp_path / "s.txt"), "-o", str(out)]
-    assert main([*argv, "--embedder", "--no-progress"]) == 0
+    assert main([*argv, "--embedder", "all-MiniLM-L6-v2", "--no-progress"]) == 0
     [row] = json.loads(out.read_text(encoding="utf-8"))["rows"]
     assert row["cosine_similarity"] > 0.9
 

@@ -7,10 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citecheck import MissingDependencyError, SourceError
 from citecheck.cli import main
 from citecheck.documents.files import load_file
+from citecheck.documents.transcripts import read_subtitles
 
 pytest.importorskip("webvtt")
 pytest.importorskip("srt")
@@ -167,3 +170,42 @@ def test_without_the_extra_the_error_names_the_install(
     with pytest.raises(MissingDependencyError, match=r"\[transcripts\]") as caught:
         load_file(path)
     assert caught.value.package == package
+
+
+def _timestamp(milliseconds: int, separator: str) -> str:
+    hours, rest = divmod(milliseconds, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    seconds, millis = divmod(rest, 1000)
+    return f"{hours:02d}:{minutes:02d}:{seconds:02d}{separator}{millis:03d}"
+
+
+_CUE_TEXT = st.lists(
+    st.text(alphabet="abcxyz ÄéüØ.,!?'\"0123456789", min_size=1, max_size=20).filter(
+        lambda line: line.strip() and not line.strip().isdigit()
+    ),
+    min_size=1,
+    max_size=3,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 10**7), st.integers(0, 10**6), _CUE_TEXT), max_size=6),
+    st.sampled_from(["vtt", "srt"]),
+)
+def test_every_cue_is_read_with_its_times_and_its_lines_joined(
+    cues: list[tuple[int, int, list[str]]], kind: str
+) -> None:
+    separator = "." if kind == "vtt" else ","
+    blocks = [
+        (f"{n}\n" if kind == "srt" else "")
+        + f"{_timestamp(start, separator)} --> {_timestamp(start + length, separator)}\n"
+        + "\n".join(lines)
+        for n, (start, length, lines) in enumerate(cues, start=1)
+    ]
+    text = ("WEBVTT\n\n" if kind == "vtt" else "") + "\n\n".join(blocks) + "\n"
+    segments = read_subtitles(text, "webvtt" if kind == "vtt" else "srt", f"t.{kind}")
+    assert [(a, b) for a, b, _ in segments] == [
+        (start / 1000, (start + length) / 1000) for start, length, _ in cues
+    ]
+    assert [line for _, _, line in segments] == [" ".join(" ".join(ls).split()) for *_, ls in cues]

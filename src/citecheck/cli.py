@@ -73,11 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     quotes.add_argument(
         "--embedder",
-        nargs="?",
-        const=DEFAULT_MODEL,
         metavar="MODEL",
-        help="fill cosine_similarity with a sentence-transformers model (default model: "
-        f"{DEFAULT_MODEL}; needs the embeddings extra); overrides embedding_model of the config",
+        help=f"fill cosine_similarity with a sentence-transformers model, such as {DEFAULT_MODEL} "
+        "(the embeddings extra); overrides embedding_model of the config",
     )
     quotes.add_argument(
         "--methods",
