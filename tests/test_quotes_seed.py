@@ -276,6 +276,9 @@ def test_methods_text_of_runs_with_nothing_to_report() -> None:
     empty = citecheck.verify_quotes([], SOURCES).methods_text()
     assert "No windows were built" in empty
     assert empty.endswith("No quotes were checked, so none was validated.")
+    nothing = citecheck.verify_quotes(QUOTES[:1], {}).methods_text()
+    assert "No windows were built, as no source document was given." in nothing
+    assert "0 (0.0%) met these criteria" in nothing
     exact = citecheck.verify_quotes(QUOTES[:1], SOURCES).methods_text()
     assert "No match had low confidence" in exact
     assert "No quote contained an ellipsis." in exact

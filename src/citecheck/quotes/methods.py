@@ -77,6 +77,8 @@ def _methods(report: QuoteReport) -> str:
     ]
     if report.window_size_used is None or report.overlap_used is None:
         sentences.append("No windows were built, as no quote had any text to search for.")
+    elif not report.n_documents:
+        sentences.append("No windows were built, as no source document was given.")
     else:
         size_how = (
             "as configured"
