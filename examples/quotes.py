@@ -4,8 +4,13 @@ The quotes of ``quotes.txt`` are one verbatim, one with other spacing, one with 
 two with a changed word and one that the corpus does not hold.
 
 Run from the repository root (needs the ``bm25`` extra): ``python examples/quotes.py``. It
-prints one line per quote and the aggregate statistics, and writes ``quotes-review.csv``
-next to this file's output directory (a temporary folder).
+prints one line per quote, the aggregate statistics and the methods and validation paragraphs
+of the run, and writes ``quotes-review.csv`` to a temporary folder. From the command line,
+with these quotes one per line in ``quotes.txt`` and the cosine column filled by
+all-MiniLM-L6-v2 (the ``embeddings`` extra), the same run is::
+
+    citecheck quotes quotes.txt examples/corpus -o review.csv \\
+        --embedder all-MiniLM-L6-v2 --methods methods.md
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ def main() -> None:
     print()
     for name, value in report.stats().items():
         print(f"{name:<24} {value}")
+    print()
+    print(report.methods_text())
     out = Path(tempfile.mkdtemp()) / "quotes-review.csv"
     report.to_csv(out)
     print(f"\nrows written to {out}")

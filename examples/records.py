@@ -7,7 +7,10 @@ Run from the repository root, with the ``embeddings`` extra installed::
 It reads ``examples/records.json``, validates every citation against its record's source text
 with all-MiniLM-L6-v2 (loaded offline), and prints one line per citation, the least likely true
 first, the way a reviewer would go through them. The same run from the command line is
-``citecheck records examples/records.json -o labelled.json``.
+``citecheck records examples/records.json -o labelled.json`` (without ``-o`` it writes
+``examples/output_validated.json``). ``validate_records(records, label_set="seed")``, or
+``"label_set": "seed"`` in a ``config.json``, writes the labels as the validator citecheck
+replaces wrote them ("ambiguous / review recommended", "untrue (too short)", ...).
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citecheck.numbers import number_list, numbers_present, numbers_with_offsets
 from citecheck.model import Span
+from citecheck.numbers import number_list, numbers_present, numbers_with_offsets
 from citecheck.quantities import stated_numbers, without_references
 from citecheck.support_model import support_signals
 from citecheck.text import normalize

@@ -621,13 +621,16 @@ def test_records_without_the_embeddings_extra_say_what_to_install(
         validate_records(records())
 
 
-def test_records_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_records_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from citecheck.cli import main
 
     given = tmp_path / "in.json"
     given.write_text(json.dumps(records()), encoding="utf-8")
-    assert main(["records", str(given)]) == 2
-    assert "name the input and the output" in capsys.readouterr().err
+    monkeypatch.chdir(tmp_path)
+    assert main(["records"]) == 2
+    assert "name the input records" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     assert main(["records", str(bad), "-o", str(tmp_path / "o.json")]) == 2

@@ -4,8 +4,10 @@
 (or directories of them) and exits 0 when the report passes, 1 when it does not, 2 on bad input.
 ``citecheck quotes QUOTES SOURCE... -o review.xlsx`` locates every quote of a file in the sources
 and writes one row per quote (exit 0 when the run completes, 2 on bad input).
-``citecheck records INPUT.json -o OUTPUT.json [--config FILE]`` labels the citations of a batch
-of records (exit 0 when the run completes, even if some records failed; 2 on bad input).
+``citecheck records [INPUT.json] [-o OUTPUT.json] [--config FILE]`` labels the citations of a
+batch of records (exit 0 when the run completes, even if some records failed; 2 on bad input);
+without ``--config`` it reads ``config.json`` beside the input or in the working directory, and
+without ``-o`` it writes ``output_validated.json`` beside the input.
 ``citecheck refs check|coverage|eval`` checks structured references (``[Bala Kanda 1.1]``):
 one answer (exit 0 on PASS, 1 otherwise), the strings a scheme's patterns miss, or a golden
 dataset (exit 0 when no item failed).
@@ -25,6 +27,7 @@ from typing import Any
 
 from citecheck import __version__
 from citecheck.documents.files import SourceFiles, decode_text, load_paths
+from citecheck.embedders.sentence_transformers import DEFAULT_MODEL
 from citecheck.errors import CitecheckError
 from citecheck.model import Status
 from citecheck.report import Report
@@ -68,7 +71,22 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--output", type=Path, required=True, help="rows as .xlsx, .csv or .json"
     )
     quotes.add_argument("--stats", type=Path, help="also write the statistics as a melted CSV")
-    quotes.add_argument("--config", type=Path, help="options from a .toml, .yaml or .json file")
+    quotes.add_argument(
+        "--config",
+        type=Path,
+        help="options from a .toml, .yaml or .json file (a VerifyQuotes node's YAML as it is)",
+    )
+    quotes.add_argument(
+        "--embedder",
+        metavar="MODEL",
+        help=f"fill cosine_similarity with a sentence-transformers model, such as {DEFAULT_MODEL} "
+        "(the embeddings extra); overrides embedding_model of the config",
+    )
+    quotes.add_argument(
+        "--methods",
+        type=Path,
+        help="also write the methods and validation paragraphs of this run (Markdown text)",
+    )
     quotes.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
@@ -80,12 +98,24 @@ def _parser() -> argparse.ArgumentParser:
         "no source text) and write the records, with the labels added, as JSON.",
     )
     records.add_argument(
-        "input", type=Path, nargs="?", help="the records (default: data_file_name of the config)"
+        "input",
+        type=Path,
+        nargs="?",
+        help="the records (default: data_file_name of the config, read from the config's folder)",
     )
     records.add_argument(
-        "-o", "--output", type=Path, help="where to write (default: output_file_name of the config)"
+        "-o",
+        "--output",
+        type=Path,
+        help="where to write (default: output_file_name of the config, else "
+        f"{_RECORDS_OUTPUT} beside the input; never the input itself)",
     )
-    records.add_argument("--config", type=Path, help="options from a .toml or .json file")
+    records.add_argument(
+        "--config",
+        type=Path,
+        help=f"options from a .toml or .json file (default: {_RECORDS_CONFIG} beside the input, "
+        "else in the working directory, else the defaults)",
+    )
     records.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
@@ -200,22 +230,35 @@ def _run(argv: Sequence[str] | None) -> int:
 
 
 def _quotes(args: argparse.Namespace) -> int:
+    from citecheck._atomic import write_text_atomic
     from citecheck.quotes import QuoteConfig, QuoteLocator
     from citecheck.quotes.inputs import read_quotes
+    from citecheck.quotes.locator import embedder_for
 
     warnings: list[str] = []
     try:
         if args.output.suffix.lower() not in {".xlsx", ".csv", ".json"}:
             raise CitecheckError(f"cannot write {args.output}: use .xlsx, .csv or .json")
         config = QuoteConfig.from_file(args.config) if args.config else QuoteConfig()
+        if args.embedder is not None:
+            config = QuoteConfig.from_mapping(
+                {**config.to_dict(), "embedding_model": args.embedder}
+            )
+        embedder = embedder_for(config)
+        if embedder is not None:  # loaded now: a model that cannot load stops the run at once
+            _ = embedder.model
         quotes = read_quotes(args.quotes)
         sources = load_paths(args.sources)
         warnings.extend(sources.warnings)
         progress = None if args.no_progress or not sys.stderr.isatty() else _ProgressBar()
-        report = QuoteLocator(config).run(quotes, sources.documents, progress, warnings)
+        report = QuoteLocator(config, embedder).run(
+            quotes, sources.documents, progress, warnings
+        )
         report.save(args.output)
         if args.stats:
             report.stats_to_csv(args.stats)
+        if args.methods:
+            write_text_atomic(args.methods, report.methods_text() + "\n")
     except (CitecheckError, OSError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
@@ -234,24 +277,43 @@ def _quotes(args: argparse.Namespace) -> int:
 def _records(args: argparse.Namespace) -> int:
     from collections import Counter
 
+    from citecheck._atomic import write_text_atomic
     from citecheck.records import RecordConfig, validate_records
 
     try:
-        config = RecordConfig.from_file(args.config) if args.config else RecordConfig()
-        source = args.input or config.data_file_name
-        target = args.output or config.output_file_name
-        if source is None or target is None:
+        config_path = args.config or _found_config(args.input)
+        if config_path is None:
+            print(
+                f"citecheck: no --config, and no {_RECORDS_CONFIG} beside the input or in the "
+                "working directory: default options",
+                file=sys.stderr,
+            )
+            config = RecordConfig()
+        else:
+            print(f"citecheck: options from {config_path}", file=sys.stderr)
+            config = RecordConfig.from_file(config_path)
+        source = args.input or _beside(config_path, config.data_file_name)
+        if source is None:
             raise CitecheckError(
-                "name the input and the output (-o), on the command line or as data_file_name "
-                "and output_file_name in the config"
+                "name the input records, on the command line or as data_file_name in the config"
+            )
+        target = (
+            args.output
+            or _beside(config_path, config.output_file_name)
+            or source.parent / _RECORDS_OUTPUT
+        )
+        if target.resolve() == source.resolve():
+            raise CitecheckError(
+                f"the output {target} is the input: name another output with -o (or "
+                "output_file_name in the config)"
             )
         try:
-            records = json.loads(Path(source).read_text(encoding="utf-8"))
+            records = json.loads(source.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise CitecheckError(f"{source} is not valid JSON: {exc}") from None
         progress = None if args.no_progress or not sys.stderr.isatty() else _ProgressBar("records")
         done = validate_records(records, config=config, progress=progress)
-        Path(target).write_text(json.dumps(done, indent=2, ensure_ascii=False) + "\n", "utf-8")
+        write_text_atomic(target, json.dumps(done, indent=2, ensure_ascii=False) + "\n")
     except (CitecheckError, OSError, UnicodeDecodeError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
@@ -265,6 +327,24 @@ def _records(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{n} {label}" for label, n in labels.most_common()) or "no citations"
     print(f"{len(done)} records ({failed} with errors): {counts}; written to {target}")
     return 0
+
+
+_RECORDS_CONFIG = "config.json"
+_RECORDS_OUTPUT = "output_validated.json"
+
+
+def _found_config(records: Path | None) -> Path | None:
+    """``config.json`` beside the records file, else in the working directory, as the record
+    validator citecheck replaces kept it beside its data."""
+    folders = ([records.parent] if records is not None else []) + [Path.cwd()]
+    return next((f / _RECORDS_CONFIG for f in folders if (f / _RECORDS_CONFIG).is_file()), None)
+
+
+def _beside(config: Path | None, name: str | None) -> Path | None:
+    """A file named in a config, read from the config's folder when the name is relative."""
+    if name is None:
+        return None
+    return Path(name) if config is None else config.parent / name
 
 
 def _refs(args: argparse.Namespace) -> int:

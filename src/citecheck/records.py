@@ -15,8 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citecheck._config import check_keys, read_options
-from citecheck.errors import CitecheckError, ConfigError, InputError, MissingDependencyError
-from citecheck.semantic import SemanticValidator, Thresholds, Validation
+from citecheck.errors import CitecheckError, ConfigError, InputError
+from citecheck.semantic import (
+    DEFAULT_LABEL_SET,
+    Label,
+    SemanticValidator,
+    Thresholds,
+    Validation,
+    label_names,
+)
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder
@@ -36,7 +43,9 @@ class RecordConfig:
     Thresholds`). ``source_field``, ``citations_field`` and ``citation_field`` name the fields
     of a record, of its list of citations, and of the text in each citation object.
     ``data_file_name`` and ``output_file_name`` are the CLI's input and output when the command
-    line names none. ``cache_dir`` keeps source embeddings on disk between runs.
+    line names none. ``cache_dir`` keeps source embeddings on disk between runs. ``label_set``
+    says how ``validation_status`` is written (see :data:`~citecheck.semantic.LABEL_SETS`):
+    ``"citecheck"`` (the default) or ``"seed"``, the strings of the validator this replaces.
     """
 
     model_name: str = "all-MiniLM-L6-v2"
@@ -56,9 +65,14 @@ class RecordConfig:
     cache_dir: str | None = None
     data_file_name: str | None = None
     output_file_name: str | None = None
+    label_set: str = DEFAULT_LABEL_SET
 
     def __post_init__(self) -> None:
         problems = []
+        try:
+            label_names(self.label_set)
+        except ConfigError as exc:
+            problems.append(str(exc))
         for name in ("min_citation_length_words", "min_chunk_length_chars"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -104,10 +118,11 @@ def validate_records(
 ) -> list[dict[str, Any]]:
     """Label every citation of every record; return copies of the records with the results.
 
-    Each citation object gets ``validation_status`` (a :class:`~citecheck.semantic.Label`
-    value), ``confidence_score_percent`` (the best cosine as a percentage, two decimals;
-    ``null`` when nothing was scored), ``validation_reason`` and ``validation_evidence`` (the
-    best passage: source, offsets into the record's source text, page, line, section). Options
+    Each citation object gets ``validation_status`` (a :class:`~citecheck.semantic.Label`,
+    written as the ``label_set`` option says), ``confidence_score_percent`` (the best cosine
+    as a percentage, two decimals; ``null`` when nothing was scored), ``validation_reason`` and
+    ``validation_evidence`` (the best passage: source, offsets into the record's source text,
+    page, line, section). Options
     are the fields of :class:`RecordConfig`, as keywords or as ``config``. ``embedder``
     replaces the sentence-transformers model named by ``model_name``; without it, the
     ``embeddings`` extra is needed (:class:`~citecheck.errors.MissingDependencyError`).
@@ -150,13 +165,9 @@ def _settings(
 
 def _validator(settings: RecordConfig, embedder: Embedder | None) -> SemanticValidator:
     if embedder is None:
-        from importlib.util import find_spec
-
         from citecheck.embedders import SentenceTransformerEmbedder
 
-        if find_spec("sentence_transformers") is None:  # say so once, not once per record
-            raise MissingDependencyError("sentence-transformers", "embeddings")
-
+        SentenceTransformerEmbedder.check_installed()  # say so once, not once per record
         embedder = SentenceTransformerEmbedder(
             settings.model_name,
             batch_size=settings.batch_size,
@@ -170,6 +181,7 @@ def _validator(settings: RecordConfig, embedder: Embedder | None) -> SemanticVal
         min_chunk_length_chars=settings.min_chunk_length_chars,
         lexical_pass=settings.lexical_pass,
         delimiter=settings.delimiter,
+        label_set=settings.label_set,
     )
 
 
@@ -211,13 +223,13 @@ def _validated(record: Any, settings: RecordConfig, validator: SemanticValidator
         result["validation_error"] = f"could not validate: {exc}"
         return result
     for i, outcome in zip(positions, outcomes, strict=True):
-        result[settings.citations_field][i].update(_fields(outcome))
+        result[settings.citations_field][i].update(_fields(outcome, validator.label_names))
     if bad:
         result["validation_error"] = "; ".join(bad)
     return result
 
 
-def _fields(outcome: Validation) -> dict[str, Any]:
+def _fields(outcome: Validation, names: Mapping[Label, str]) -> dict[str, Any]:
     evidence = None
     if outcome.evidence is not None:
         e = outcome.evidence
@@ -232,7 +244,7 @@ def _fields(outcome: Validation) -> dict[str, Any]:
             "section": e.section,
         }
     return {
-        "validation_status": outcome.label.value,
+        "validation_status": names[outcome.label],
         "confidence_score_percent": outcome.confidence_percent,
         "validation_reason": outcome.reason,
         "validation_evidence": evidence,

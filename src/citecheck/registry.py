@@ -25,6 +25,7 @@ _BUILTINS: dict[str, dict[str, str]] = {
         "fuzzy": "citecheck.matchers.fuzzy:FuzzyMatcher",
         "bm25": "citecheck.matchers.bm25:BM25Matcher",
         "embedding": "citecheck.matchers.embedding:EmbeddingMatcher",
+        "overlap": "citecheck.matchers.overlap:OverlapMatcher",
     },
     "syntaxes": {
         "tip": "citecheck.syntax.tip:TipSyntax",

@@ -11,14 +11,18 @@ numbers, negations or quantifiers is moved down to ambiguous by the meaning guar
 (:mod:`citecheck.guard`), with or without the lexical pass: similar sentences often differ in
 exactly the fact being checked. Every move is written into the reason. Two outcomes are not
 scores at all: a citation too short to judge, and a source with no text.
+
+How the labels are written is a :data:`LABEL_SETS` entry: citecheck's own words, or the exact
+strings of the validator this module replaces (``"seed"``), for tools that filter on them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from citecheck.documents import Document, split_sources
@@ -34,7 +38,15 @@ from citecheck.text import normalize
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder
 
-__all__ = ["Label", "SemanticValidator", "Thresholds", "Validation"]
+__all__ = [
+    "DEFAULT_LABEL_SET",
+    "LABEL_SETS",
+    "Label",
+    "SemanticValidator",
+    "Thresholds",
+    "Validation",
+    "label_names",
+]
 
 _WORD = re.compile(r"\w+")
 _CONTENT_WORD = re.compile(r"\w{4,}")
@@ -52,6 +64,41 @@ class Label(StrEnum):
     VERY_LIKELY_UNTRUE = "very likely untrue"
     TOO_SHORT = "too short"
     NO_SOURCE_TEXT = "no source text"
+
+
+LABEL_SETS: Mapping[str, Mapping[Label, str]] = MappingProxyType(
+    {
+        "citecheck": MappingProxyType({label: label.value for label in Label}),
+        "seed": MappingProxyType(
+            {
+                Label.VERY_LIKELY_TRUE: "very likely true",
+                Label.LIKELY_TRUE: "likely true",
+                Label.AMBIGUOUS: "ambiguous / review recommended",
+                Label.LIKELY_UNTRUE: "likely untrue",
+                Label.VERY_LIKELY_UNTRUE: "very likely untrue",
+                Label.TOO_SHORT: "untrue (too short)",
+                Label.NO_SOURCE_TEXT: "untrue (no source text)",
+            }
+        ),
+    }
+)
+"""How each :class:`Label` is written, by label set. ``"citecheck"`` (the default) writes the
+label's value. ``"seed"`` writes the strings of the record validator citecheck was built from,
+so its downstream tools keep working; it calls a citation that could not be scored "untrue",
+which citecheck's own set does not (a citation too short to judge, or a source with no text, is
+not evidence that the citation is false)."""
+
+DEFAULT_LABEL_SET = "citecheck"
+
+
+def label_names(label_set: str) -> Mapping[Label, str]:
+    """The strings of ``label_set`` (a key of :data:`LABEL_SETS`); :class:`ConfigError` naming
+    the known sets for any other."""
+    if label_set not in LABEL_SETS:
+        raise ConfigError(
+            f"unknown label_set {label_set!r}; known: {', '.join(sorted(LABEL_SETS))}"
+        )
+    return LABEL_SETS[label_set]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +162,8 @@ class SemanticValidator:
     documents at lines starting with ``delimiter``), a mapping of id to text or
     :class:`~citecheck.Document`, or an iterable of documents. A citation with fewer than
     ``min_citation_length_words`` words is :attr:`Label.TOO_SHORT`; sources with no text are
-    :attr:`Label.NO_SOURCE_TEXT`.
+    :attr:`Label.NO_SOURCE_TEXT`. ``label_set`` says how reasons (and :attr:`label_names`,
+    for callers that write the label out) spell the labels.
     """
 
     def __init__(
@@ -128,7 +176,9 @@ class SemanticValidator:
         lexical_pass: bool = True,
         fuzzy_threshold: float = 0.8,
         delimiter: str = "Content from ",
+        label_set: str = DEFAULT_LABEL_SET,
     ) -> None:
+        self.label_names = label_names(label_set)
         if min_citation_length_words < 0:
             raise ConfigError(
                 f"min_citation_length_words must not be negative, got {min_citation_length_words}"
@@ -190,19 +240,20 @@ class SemanticValidator:
     def _judged(self, citation: str, evidence: Evidence, documents: list[Document]) -> Validation:
         score = _cosine(evidence)
         label = self.thresholds.label(score)
-        reason = f"best match {_describe(evidence)} at cosine {score:.2f}: {label.value}"
+        names = self.label_names
+        reason = f"best match {_describe(evidence)} at cosine {score:.2f}: {names[label]}"
         document = next(d for d in documents if d.id == evidence.source_id)
         conflict = _conflict(citation, evidence, document)
         if conflict and label in (Label.VERY_LIKELY_TRUE, Label.LIKELY_TRUE):
             label = Label.AMBIGUOUS
-            reason += f"; moved to {label.value} by the meaning guard: {conflict}"
+            reason += f"; moved to {names[label]} by the meaning guard: {conflict}"
         elif label is Label.AMBIGUOUS and self.lexical_pass:
             verbatim = self._verbatim(citation, documents)
             if verbatim is not None:
                 label, evidence = Label.LIKELY_TRUE, verbatim
                 document = next(d for d in documents if d.id == evidence.source_id)
                 reason += (
-                    f"; moved to {label.value} by the lexical pass: its words stand "
+                    f"; moved to {names[label]} by the lexical pass: its words stand "
                     f"{_describe(evidence)} at {evidence.score:.0%} similarity"
                 )
             else:
@@ -213,9 +264,9 @@ class SemanticValidator:
                 )
                 if moved is not None:
                     label, why = moved
-                    reason += f"; moved to {label.value} by the lexical pass: {why}"
+                    reason += f"; moved to {names[label]} by the lexical pass: {why}"
                 else:
-                    reason += "; the lexical pass left it ambiguous"
+                    reason += f"; the lexical pass left it {names[label]}"
         offset = document.metadata.get("offset", 0)
         return Validation(label, score, evidence, reason, offset if isinstance(offset, int) else 0)
 

@@ -15,6 +15,7 @@ from os import PathLike
 from pathlib import Path
 
 from citecheck.documents.document import Document
+from citecheck.documents.transcripts import SUBTITLE_FORMATS, read_subtitles
 from citecheck.errors import MissingDependencyError, SourceError
 
 __all__ = [
@@ -106,10 +107,11 @@ def _line(raw: bytes, offset: int) -> int:
 
 
 def load_file(path: Path) -> Document:
-    """One file as a document: ``.pdf`` through pypdf, ``.md`` as Markdown, anything else as
-    UTF-8 text. A file that cannot be read is a :class:`SourceError` naming it: not UTF-8,
-    binary, a damaged PDF, a PDF with no text layer (a scan, whose every quote would otherwise
-    look unsupported)."""
+    """One file as a document: ``.pdf`` through pypdf, ``.md`` as Markdown, ``.vtt`` (WebVTT)
+    and ``.srt`` (SubRip) as transcripts with timed segments, anything else as UTF-8 text. A
+    file that cannot be read is a :class:`SourceError` naming it: not UTF-8, binary, a damaged
+    PDF, a PDF with no text layer (a scan, whose every quote would otherwise look
+    unsupported), a malformed transcript."""
     suffix = path.suffix.lower()
     if suffix == ".pdf":
         document = Document.from_pdf(path.stem, path, metadata={"path": str(path)})
@@ -123,6 +125,10 @@ def load_file(path: Path) -> Document:
     text = decode_text(raw, path)
     if suffix in _MARKDOWN:
         return Document.from_markdown(path.stem, text, {"path": str(path)})
+    if suffix in SUBTITLE_FORMATS:
+        kind = SUBTITLE_FORMATS[suffix]
+        segments = read_subtitles(text, kind, str(path))
+        return Document.from_transcript(path.stem, segments, {"path": str(path), "format": kind})
     return Document(path.stem, text, {"path": str(path)})
 
 

@@ -89,6 +89,16 @@ class SentenceTransformerEmbedder:
                     ) from exc
             return self._model
 
+    @staticmethod
+    def check_installed() -> None:
+        """Raise :class:`~citecheck.errors.MissingDependencyError` now when sentence-transformers
+        is not installed, without importing it: a batch should fail before its first record or
+        quote, not when the model is first asked for a vector."""
+        from importlib.util import find_spec
+
+        if find_spec("sentence_transformers") is None:
+            raise MissingDependencyError("sentence-transformers", "embeddings")
+
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return self.cache.embed_documents(texts)
 

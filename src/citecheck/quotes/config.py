@@ -1,5 +1,6 @@
 """The settings of a quote-verification run, from keywords, a dict, or a TOML / YAML / JSON file
-(unknown keys are an error that names them)."""
+(unknown keys are an error that names them). A file written for the ``VerifyQuotes`` pipeline
+node this replaces, with its ``type: VerifyQuotes`` line, is read as it is."""
 
 from __future__ import annotations
 
@@ -12,10 +13,13 @@ from citecheck._config import check_keys, read_options
 from citecheck.errors import ConfigError
 from citecheck.matchers.bm25 import ENGINES
 
-__all__ = ["QuoteConfig", "TrimMethod"]
+__all__ = ["NODE_TYPE", "QuoteConfig", "TrimMethod"]
 
 TrimMethod = Literal["fuzzy", "sliding_bm25", "hybrid"]
 _TRIM_METHODS = ("fuzzy", "sliding_bm25", "hybrid")
+NODE_TYPE = "VerifyQuotes"
+"""The ``type`` a configuration may declare: the name of the pipeline node whose configuration
+files citecheck reads unchanged. Any other ``type`` is for another node, and an error."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +31,8 @@ class QuoteConfig:
     no limit within a document). ``match_threshold`` is the similarity of quote and passage
     needed to count a quote as verified; ``low_match_threshold`` marks rows for review in the
     statistics. ``candidates`` is how many top BM25 windows are aligned per quote.
+    ``embedding_model`` names a sentence-transformers model (the ``embeddings`` extra) whose
+    cosine of quote and passage fills ``cosine_similarity`` when no embedder is passed.
     """
 
     window_size: int | None = None
@@ -45,9 +51,16 @@ class QuoteConfig:
     match_threshold: float = 0.8
     low_match_threshold: float = 0.9
     context_chars: int = 300
+    embedding_model: str | None = None
 
     def __post_init__(self) -> None:
         problems = []
+        if self.embedding_model is not None and (
+            not isinstance(self.embedding_model, str) or not self.embedding_model.strip()
+        ):
+            problems.append(
+                f"embedding_model must be a model name or null, not {self.embedding_model!r}"
+            )
         if self.engine not in ENGINES:
             problems.append(f"engine must be one of {ENGINES}, not {self.engine!r}")
         if self.trim_method not in _TRIM_METHODS:
@@ -75,9 +88,16 @@ class QuoteConfig:
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> QuoteConfig:
-        """Options from a mapping; unknown keys raise :class:`ConfigError` naming them."""
-        check_keys(values, (f.name for f in fields(cls)), "quote")
-        return cls(**values)
+        """Options from a mapping; unknown keys raise :class:`ConfigError` naming them. A
+        ``type`` key may say ``VerifyQuotes`` (:data:`NODE_TYPE`) and nothing else."""
+        options = dict(values)
+        node = options.pop("type", NODE_TYPE)
+        if node != NODE_TYPE:
+            raise ConfigError(
+                f"these options are for type {node!r}; quote options may only say type: {NODE_TYPE}"
+            )
+        check_keys(options, (f.name for f in fields(cls)), "quote")
+        return cls(**options)
 
     @classmethod
     def from_file(cls, path: str | Path) -> QuoteConfig:

@@ -36,7 +36,9 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-__all__ = ["QuoteLocator"]
+    from citecheck.embedders import SentenceTransformerEmbedder
+
+__all__ = ["QuoteLocator", "embedder_for"]
 
 _EPSILON = 0.01  # keeps top1 / (top2 + ε) finite when no other window shares a word
 _EDGE = 3  # a match within this many characters of its region's edge may be cut off
@@ -86,7 +88,7 @@ class QuoteLocator:
 
     def __init__(self, config: QuoteConfig | None = None, embedder: Embedder | None = None):
         self.config = config or QuoteConfig()
-        self.embedder = embedder
+        self.embedder = embedder if embedder is not None else embedder_for(self.config)
         self._corpora: IdentityCache[_Corpus] = IdentityCache(_KEPT_CORPORA)
 
     def run(
@@ -98,7 +100,8 @@ class QuoteLocator:
     ) -> QuoteReport:
         """One row per quote, in order; bad quotes get a row that says what is wrong."""
         texts = [q for q in quotes if isinstance(q, str) and q.strip()]
-        corpus = self._corpus(documents, texts) if texts else None
+        windows = _window_settings(texts, self.config) if texts else None
+        corpus = self._corpus(documents, *windows) if windows else None
         outcomes: dict[str, _Outcome] = {}
         results: list[tuple[int, str, _Outcome]] = []
         for index, quote in enumerate(quotes):
@@ -118,12 +121,19 @@ class QuoteLocator:
             self._row(index, quote, outcome, cosines.get((quote, _span_text(outcome))), corpus)
             for index, quote, outcome in results
         )
-        return QuoteReport(rows, self.config, tuple(warnings))
+        return QuoteReport(
+            rows,
+            self.config,
+            tuple(warnings),
+            window_size_used=windows[0] if windows else None,
+            overlap_used=windows[1] if windows else None,
+            n_documents=len(documents),
+            embedding_model=None if self.embedder is None else _embedder_name(self.embedder),
+        )
 
-    def _corpus(self, documents: Sequence[Document], quotes: Sequence[str]) -> _Corpus:
-        """The windows and index for these documents and quotes, built or kept from a run
-        over the same documents (the same objects) with the same window size and settings."""
-        size, overlap = _window_settings(quotes, self.config)
+    def _corpus(self, documents: Sequence[Document], size: int, overlap: int) -> _Corpus:
+        """The windows and index for these documents, built or kept from a run over the same
+        documents (the same objects) with the same window size and settings."""
         return self._corpora.get(
             documents,
             (size, overlap, self.config),
@@ -318,6 +328,28 @@ class QuoteLocator:
             pair: _cosine(a, b)
             for pair, a, b in zip(wanted, quote_vectors, span_vectors, strict=True)
         }
+
+
+def embedder_for(config: QuoteConfig) -> SentenceTransformerEmbedder | None:
+    """The sentence-transformers model ``config.embedding_model`` names, not yet loaded
+    (``None`` when it names none). Without the ``embeddings`` extra this fails now, before any
+    quote is located, with :class:`~citecheck.errors.MissingDependencyError`."""
+    if config.embedding_model is None:
+        return None
+    from citecheck.embedders import SentenceTransformerEmbedder
+
+    SentenceTransformerEmbedder.check_installed()
+    return SentenceTransformerEmbedder(config.embedding_model)
+
+
+def _embedder_name(embedder: Embedder) -> str:
+    """How the methods text names an embedder: its model's name when it says one (as
+    sentence-transformers and LangChain embedders do), else its class."""
+    for attribute in ("model_name", "model"):
+        name = getattr(embedder, attribute, None)
+        if isinstance(name, str) and name:
+            return name
+    return type(embedder).__name__
 
 
 def _span_text(outcome: _Outcome) -> str:

@@ -81,11 +81,18 @@ def _median(values: list[float]) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class QuoteReport:
-    """All rows of one run, in input order, with the configuration that produced them."""
+    """All rows of one run, in input order, with the configuration that produced them and what
+    the run chose itself: ``window_size_used`` and ``overlap_used`` (the window and overlap in
+    characters, ``None`` when nothing was searched), ``n_documents`` searched, and
+    ``embedding_model``, the name of the model behind ``cosine_similarity`` (``None``: none)."""
 
     rows: tuple[QuoteRow, ...]
     config: QuoteConfig = field(default_factory=QuoteConfig)
     warnings: tuple[str, ...] = ()
+    window_size_used: int | None = None
+    overlap_used: int | None = None
+    n_documents: int = 0
+    embedding_model: str | None = None
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -125,9 +132,24 @@ class QuoteReport:
             **{f"n_{status.value}": counts[status] for status in Status},
         }
 
+    def methods_text(
+        self, *, paraphrases: int | None = None, hallucinations: int | None = None
+    ) -> str:
+        """A methods paragraph and a validation paragraph for a paper, with this run's
+        parameters and numbers (see :func:`citecheck.quotes.methods.methods_text`)."""
+        from citecheck.quotes.methods import methods_text
+
+        return methods_text(self, paraphrases=paraphrases, hallucinations=hallucinations)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "config": self.config.to_dict(),
+            "run": {
+                "window_size": self.window_size_used,
+                "overlap": self.overlap_used,
+                "n_documents": self.n_documents,
+                "embedding_model": self.embedding_model,
+            },
             "stats": self.stats(),
             "warnings": list(self.warnings),
             "rows": [r.to_dict() for r in self.rows],
