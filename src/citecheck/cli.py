@@ -251,9 +251,7 @@ def _quotes(args: argparse.Namespace) -> int:
         sources = load_paths(args.sources)
         warnings.extend(sources.warnings)
         progress = None if args.no_progress or not sys.stderr.isatty() else _ProgressBar()
-        report = QuoteLocator(config, embedder).run(
-            quotes, sources.documents, progress, warnings
-        )
+        report = QuoteLocator(config, embedder).run(quotes, sources.documents, progress, warnings)
         report.save(args.output)
         if args.stats:
             report.stats_to_csv(args.stats)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -31,6 +32,7 @@ __all__ = [
     "negation_counts",
     "noun_for",
     "ocr_distance",
+    "ocr_forms",
 ]
 
 _CONTEXT_CHARS = 80
@@ -186,47 +188,53 @@ def _read_like(text: str, other: str) -> str:
     "2O19" is "2019", "miilion" is "million", "Iaststhree" is "lasts three" and "benann ten"
     is "benannten" when ``other`` has those. Both texts normalised."""
     written = set(_TOKEN.findall(other))
+    twins = _ocr_index(written)
     spans = [match.span() for match in _TOKEN.finditer(text)]
     parts: list[str] = []
-    position = index = 0
-    while index < len(spans):
-        start, end = spans[index]
+    position = at = 0
+    while at < len(spans):
+        start, end = spans[at]
         token = text[start:end]
-        following = spans[index + 1] if index + 1 < len(spans) else None
+        following = spans[at + 1] if at + 1 < len(spans) else None
         if following is not None and token not in written and following[0] == end + 1:
-            joined = token + text[following[0] : following[1]]
-            twin = _twin(joined, written)
-            if twin is not None and text[end] == " ":
+            twin = _twin(token + text[following[0] : following[1]], twins)
+            if twin is not None and text[end] == " ":  # a word broken in two
                 parts += [text[position:start], twin]
-                position, index = following[1], index + 2
+                position, at = following[1], at + 2
                 continue
-        parts += [text[position:start], _as_written_in(token, written)]
-        position, index = end, index + 1
+        parts += [text[position:start], _as_written_in(token, written, twins)]
+        position, at = end, at + 1
     parts.append(text[position:])
     return "".join(parts)
 
 
-def _as_written_in(token: str, written: set[str]) -> str:
+def _as_written_in(token: str, written: set[str], index: Mapping[str, str]) -> str:
     """``token`` as the words ``written`` write it (see :func:`_read_like`)."""
     if token in written:
         return token
-    twin = _twin(token, written)
+    twin = _twin(token, index)
     if twin is not None:
         return twin
     for cut in range(2, len(token) - 1):  # two words run together
-        head, tail = _twin(token[:cut], written), _twin(token[cut:], written)
+        head, tail = _twin(token[:cut], index), _twin(token[cut:], index)
         if head is not None and tail is not None:
             return f"{head} {tail}"
     return _OCR_DIGIT.sub(lambda m: "o" if m.group() == "0" else "l", token)
 
 
-def _twin(token: str, written: set[str]) -> str | None:
-    """The word of ``written`` that ``token`` is an OCR misreading of, if any."""
-    if token in written:
-        return token
-    if len(token) < 2:  # a lone letter is a twin only of a lone digit: "World War l"
-        return next((w for w in written if len(w) == 1 and ocr_distance(token, w) == 0), None)
-    return next((w for w in written if ocr_distance(token, w) == 0), None)
+def _twin(token: str, written: Mapping[str, str]) -> str | None:
+    """The word that ``token`` is an OCR misreading of, among the words ``written`` by their
+    :func:`ocr_forms` (see :func:`_ocr_index`). A lone letter is a twin only of a lone digit
+    ("World War l")."""
+    twin = next((written[form] for form in _forms(token) if form in written), None)
+    if twin is None or (len(token) < 2 and not twin.isdigit()):
+        return None
+    return twin
+
+
+def _ocr_index(words: set[str]) -> dict[str, str]:
+    """``words`` by each of their :func:`ocr_forms`, for :func:`_twin`."""
+    return {form: word for word in sorted(words) for form in _forms(word)}
 
 
 _OCR_DIGIT = re.compile(
@@ -365,39 +373,34 @@ def fold_letters(word: str) -> str:
 _FOLDED_STOP_WORDS = frozenset(fold_letters(word) for word in STOP_WORDS)
 
 
+def ocr_forms(word: str) -> tuple[str, ...]:
+    """The forms ``word`` takes once what OCR confuses is folded away: look-alike letters
+    (:func:`fold_letters`), then look-alike runs ("rn" for "m", "ri" for "n"), read in two
+    orders since runs overlap ("rii" is "ru" or "nl"). Two words with a form in common differ
+    only as OCR makes words differ."""
+    return _forms(word)
+
+
+@lru_cache(maxsize=65536)
+def _forms(word: str) -> tuple[str, ...]:
+    letters = fold_letters(word)
+    forms = []
+    for runs in (_LOOK_ALIKE_RUNS, _LOOK_ALIKE_RUNS[::-1]):
+        form = letters
+        for seen, meant in runs:
+            form = form.replace(seen, meant)
+        forms.append(form)
+    return tuple(dict.fromkeys(forms))
+
+
 @lru_cache(maxsize=65536)
 def ocr_distance(ours: str, theirs: str) -> int:
-    """How many edits, beyond what OCR confuses, turn one word into the other: an edit
-    distance (with swaps of neighbours) in which a look-alike letter (:func:`fold_letters`)
-    or a look-alike run ("rn" for "m") costs nothing. 0 means the words differ only as OCR
-    makes words differ."""
-    a, b = fold_letters(ours), fold_letters(theirs)
-    if a == b:
-        return 0
-    n, m = len(a), len(b)
-    far = n + m
-    cost = [[far] * (m + 1) for _ in range(n + 1)]
-    cost[0][0] = 0
-    for i in range(n + 1):
-        for j in range(m + 1):
-            here = cost[i][j]
-            if here == far:
-                continue
-            if i < n and j < m:
-                step = here + (a[i] != b[j])
-                cost[i + 1][j + 1] = min(cost[i + 1][j + 1], step)
-                if i + 1 < n and j + 1 < m and a[i] == b[j + 1] and a[i + 1] == b[j]:
-                    cost[i + 2][j + 2] = min(cost[i + 2][j + 2], here + 1)
-            if i < n:
-                cost[i + 1][j] = min(cost[i + 1][j], here + 1)
-            if j < m:
-                cost[i][j + 1] = min(cost[i][j + 1], here + 1)
-            for seen, meant in _LOOK_ALIKE_RUNS:
-                for x, y in ((seen, meant), (meant, seen)):
-                    if a.startswith(x, i) and b.startswith(y, j):
-                        end_a, end_b = i + len(x), j + len(y)
-                        cost[end_a][end_b] = min(cost[end_a][end_b], here)
-    return cost[n][m]
+    """How many edits (with swaps of neighbours), beyond what OCR confuses, turn one word into
+    the other: the least distance between their :func:`ocr_forms`. 0 means the words differ
+    only as OCR makes words differ."""
+    from rapidfuzz.distance import OSA
+
+    return min(OSA.distance(a, b) for a in _forms(ours) for b in _forms(theirs))
 
 
 def _slip(ours: list[str], theirs: list[str]) -> bool:
