@@ -7,14 +7,20 @@ verifier runs on a claim citation:
 * citecheck support: :class:`citecheck.support.SupportAssessor` with the fitted
   :data:`~citecheck.support_model.FITTED_SUPPORT_MODEL` (supported iff graded SUPPORTED; AUROC
   on its probability);
-* the same with ``cap_missing_numbers=False``, to show what that rule costs or gains;
+* the same before the meaning guard (its probability alone at the same threshold), to show
+  what the guard costs or gains;
 * citecheck bare cosine: the same assessor with ``model=None`` (its best cosine over
-  citecheck's own chunks at 0.6, capped at partial on a number or negation conflict);
+  citecheck's own chunks at 0.6, capped at partial by the meaning guard);
 * citecheck labels: :class:`citecheck.semantic.SemanticValidator`, the labels of
   ``validate_records`` (supported iff "likely true" or "very likely true").
 
 The baselines (max cosine at 0.6, 80 % word overlap, BM25 with a threshold fitted on CitInt
 train) are scored in the same run. Nothing reported here is fitted on a reported set.
+
+Then the meaning guard is put to the test: every supported pair whose claim states a number
+gets that number changed, and every supported pair gets its claim's negation flipped (a "not"
+dropped, or one added after an auxiliary verb); each such claim is false against its evidence,
+and the share of them that each system calls supported is reported — for citecheck, target 0 %.
 
 Run from the repository root::
 
@@ -28,8 +34,11 @@ default ``/tmp/claims-cache``): a cold run embeds about 30,000 distinct texts an
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import platform
+import random
+import re
 import shlex
 import statistics
 import sys
@@ -47,6 +56,7 @@ from citecheck.support import Assessment, Grade, SupportAssessor
 from citecheck.support_model import FITTED_SUPPORT_MODEL
 
 PREFETCH = 256  # claims embedded in one batch
+LIMIT_SEED = 20251124  # the generator of the false claims
 
 
 class CacheEmbedder:
@@ -87,6 +97,72 @@ def support_scores(
     assessed = assess_pairs(pairs, assessor)
     scores = [-1.0 if a is None else a.score for a in assessed]
     return scores, [a is not None and a.grade is Grade.SUPPORTED for a in assessed]
+
+
+def unguarded_scores(
+    pairs: Sequence[cd.ClaimPair], assessor: SupportAssessor
+) -> tuple[list[float], list[bool]]:
+    """The same assessor's verdicts without the meaning guard: its score at its threshold."""
+    assessed = assess_pairs(pairs, assessor)
+    scores = [-1.0 if a is None else a.score for a in assessed]
+    return scores, [score >= assessor.supported for score in scores]
+
+
+_NUMBER = re.compile(r"(?<![\w.,\-/])\d+(?:[.,]\d+)?(?![\w\-/])")
+_DROP_NEGATION = re.compile(r"\b(?:not|never|no) |(?<=\w)n't\b|\bcannot\b", re.IGNORECASE)
+_AUXILIARY = re.compile(
+    r"\b(?:is|was|are|were|can|will|would|could|should|must|may|might|has|have|had|does|did)"
+    r"\b(?! not\b| never\b)(?= \w)",
+    re.IGNORECASE,
+)
+
+
+def changed_number(claim: str, rng: random.Random) -> str | None:
+    """``claim`` with one digit of one standalone number changed (a leading digit never to
+    0), or ``None`` when it states no such number."""
+    numbers = list(_NUMBER.finditer(claim))
+    if not numbers:
+        return None
+    match = rng.choice(numbers)
+    digits = list(match.group())
+    places = [i for i, d in enumerate(digits) if d.isdigit()]
+    i = rng.choice(places)
+    allowed = [d for d in "0123456789" if d != digits[i] and (d != "0" or i != places[0])]
+    digits[i] = rng.choice(allowed or ["1"])
+    return claim[: match.start()] + "".join(digits) + claim[match.end() :]
+
+
+def flipped_negation(claim: str, rng: random.Random) -> str | None:
+    """``claim`` with a negation dropped (``not``, ``never``, ``no``, ``n't``, ``cannot``) or,
+    when it has none, ``not`` added after an auxiliary verb; ``None`` when neither applies."""
+    negations = list(_DROP_NEGATION.finditer(claim))
+    if negations:
+        match = rng.choice(negations)
+        kept = "can" if match.group().lower() == "cannot" else ""
+        return claim[: match.start()] + kept + claim[match.end() :]
+    auxiliaries = list(_AUXILIARY.finditer(claim))
+    if not auxiliaries:
+        return None
+    match = rng.choice(auxiliaries)
+    return claim[: match.end()] + " not" + claim[match.end() :]
+
+
+def falsified(pairs: Sequence[cd.ClaimPair], seed: str) -> dict[str, list[cd.ClaimPair]]:
+    """From the supported pairs: claims with a changed number, and claims with a flipped
+    negation, each against the evidence that supported the original (so no longer supported)."""
+    rng = random.Random(seed)
+    out: dict[str, list[cd.ClaimPair]] = {"number changed": [], "negation flipped": []}
+    for pair in pairs:
+        if not pair.supported:
+            continue
+        for kind, change in (
+            ("number changed", changed_number),
+            ("negation flipped", flipped_negation),
+        ):
+            claim = change(pair.claim, rng)
+            if claim is not None and claim != pair.claim:
+                out[kind].append(dataclasses.replace(pair, claim=claim, supported=False))
+    return out
 
 
 def label_scores(
@@ -138,7 +214,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     cache = cd.EmbeddingCache(args.cache)
     embedder = CacheEmbedder(cache)
     fitted = SupportAssessor(embedder)
-    uncapped = SupportAssessor(embedder, cap_missing_numbers=False)
     bare = SupportAssessor(embedder, model=None)
     validator = SemanticValidator(embedder)
     model = FITTED_SUPPORT_MODEL
@@ -161,9 +236,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             lambda ps: support_scores(ps, fitted),
         ),
         System(
-            "citecheck support, numbers not capped",
+            "citecheck support without the meaning guard",
             f"p ≥ {model.supported:g} (CitInt train)",
-            lambda ps: support_scores(ps, uncapped),
+            lambda ps: unguarded_scores(ps, fitted),
         ),
         System(
             "citecheck bare cosine (model=None)",
@@ -246,6 +321,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"| {system.name} | {statistics.mean(ours):.3f} | {statistics.mean(gaps):+.3f} "
             f"| {min(gaps):+.3f} |"
         )
+    print()
+
+    print("## The meaning guard: false claims made from supported pairs\n")
+    print(
+        "Each supported pair's claim with one number changed, or its negation flipped, against "
+        "the same evidence: the share each system still calls supported (citecheck's target is "
+        "0 %).\n"
+    )
+    print("| set | change | claims | " + " | ".join(system.name for system in systems) + " |")
+    print("|---|---|--:|" + "--:|" * len(systems))
+    passed: defaultdict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for name, pairs in datasets.items():
+        for kind, false_pairs in falsified(pairs, f"{LIMIT_SEED}:{name}").items():
+            if not false_pairs:
+                continue
+            shares = []
+            for system in systems:
+                _, verdicts = system.run(false_pairs)
+                accepted = sum(verdicts)
+                passed[(system.name, kind)][0] += accepted
+                passed[(system.name, kind)][1] += len(verdicts)
+                shares.append(f"{accepted / len(verdicts):.1%}")
+            print(f"| {name} | {kind} | {len(false_pairs)} | " + " | ".join(shares) + " |")
+    for kind in ("number changed", "negation flipped"):
+        totals = [passed[(system.name, kind)] for system in systems]
+        n = totals[0][1]
+        shares = [f"**{a / max(1, t):.1%}** ({a})" for a, t in totals]
+        print(f"| all | {kind} | {n} | " + " | ".join(shares) + " |")
     print()
     spent = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in timings.items())
     print(

@@ -374,17 +374,17 @@ _FOLDED_STOP_WORDS = frozenset(fold_letters(word) for word in STOP_WORDS)
 
 
 def ocr_forms(word: str) -> tuple[str, ...]:
-    """The forms ``word`` takes once what OCR confuses is folded away: look-alike letters
-    (:func:`fold_letters`), then look-alike runs ("rn" for "m", "ri" for "n"), read in two
-    orders since runs overlap ("rii" is "ru" or "nl"). Two words with a form in common differ
-    only as OCR makes words differ."""
+    """``word`` and the forms it takes once what OCR confuses is folded away: look-alike
+    letters (:func:`fold_letters`), then look-alike runs ("rn" for "m", "ri" for "n"), read in
+    two orders since runs overlap ("rii" is "ru" or "nl"). Two words with a form in common
+    differ only as OCR makes words differ."""
     return _forms(word)
 
 
 @lru_cache(maxsize=65536)
 def _forms(word: str) -> tuple[str, ...]:
     letters = fold_letters(word)
-    forms = []
+    forms = [word, letters]  # folding can hide a swap: "modren" folds its "rn"
     for runs in (_LOOK_ALIKE_RUNS, _LOOK_ALIKE_RUNS[::-1]):
         form = letters
         for seen, meant in runs:
