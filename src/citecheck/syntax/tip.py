@@ -34,15 +34,15 @@ class TipSyntax:
 
 
 def _marker(match: re.Match[str]) -> Marker:
-    raw, start = match.group(), match.start()
-    span = Span(start, match.end())
+    raw = match.group()
+    span = Span(match.start(), match.end())
     body = match.group("body")
     if body is None:
-        return Marker(span, raw, "tip", error=f"unclosed marker {raw!r} at offset {start}")
+        return Marker(span, raw, "tip", error="it is never closed")
     source_id, colon, locator = body.partition(":")
     source_id = source_id.strip()
     if not source_id:
-        problem = "is empty" if not body.strip() else "has no source id"
-        return Marker(span, raw, "tip", error=f"marker {raw!r} at offset {start} {problem}")
+        problem = "it is empty" if not body.strip() else "it has no source id"
+        return Marker(span, raw, "tip", error=problem)
     reference = Reference(source_id, locator.strip() if colon else None)
     return Marker(span, raw, "tip", (reference,))
