@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from citecheck.model import Marker, Reference, Span
 from citecheck.syntax._locators import locator_of
-from citecheck.syntax._scan import DASHES, CodeRegions
+from citecheck.syntax._scan import DASHES, code_regions
 
 __all__ = ["NAME", "NAME_YEAR", "YEAR", "AuthorYear", "AuthorYearSyntax"]
 
@@ -69,9 +69,10 @@ _ITEM = re.compile(
     re.DOTALL,
 )
 _PARENTHESES = re.compile(r"\((?P<body>[^()\n]{1,300})\)")
-_NARRATIVE = re.compile(
-    rf"{_AUTHORS}(?:['’]s)?[ \t]+\((?P<body>[ \t]*{_YEARS}(?P<rest>[ \t]*[,:][^()\n]*)?[ \t]*)\)"
-)
+_YEAR_IN_PARENTHESES = re.compile(rf"[ \t]+\([ \t]*{_YEARS}(?P<rest>[ \t]*[,:][^()\n]*)?[ \t]*\)")
+_AUTHORS_BEFORE = re.compile(rf"{_AUTHORS}(?:['’]s)?$")
+_REACH = 200
+"""How far before a year in parentheses its authors may start (seven names at most)."""
 _HAS_YEAR = re.compile(YEAR)
 _NAME_SEPARATOR = re.compile(r"[ \t]*,[ \t]*(?:(?:and|&)[ \t]+)?|[ \t]+(?:and|&)[ \t]+")
 _INITIALS = re.compile(rf"(?:[{_UPPER}]\.[ \t]?)+")
@@ -123,14 +124,28 @@ class AuthorYearSyntax:
         cannot read the extractor reports as marker-like text)."""
         if not _HAS_YEAR.search(text):
             return
-        code = CodeRegions(text)
+        code = code_regions(text)
         markers = [
             marker
-            for pattern, read in ((_PARENTHESES, _parenthetical), (_NARRATIVE, _narrative))
-            for match in pattern.finditer(text)
-            if not code.overlaps(*match.span()) and (marker := read(match)) is not None
+            for match in _PARENTHESES.finditer(text)
+            if not code.overlaps(*match.span()) and (marker := _parenthetical(match)) is not None
+        ]
+        markers += [
+            marker
+            for match in _narrative_years(text)
+            if not code.overlaps(*match[0].span()) and (marker := _narrative(*match)) is not None
         ]
         yield from sorted(markers, key=lambda marker: marker.span.start)
+
+
+def _narrative_years(text: str) -> Iterator[tuple[re.Match[str], re.Match[str]]]:
+    """The narrative citations of ``text`` as (authors, year in parentheses) matches: a year in
+    parentheses is looked for first, then the names right before it, which is far cheaper than
+    trying names at every word."""
+    for year in _YEAR_IN_PARENTHESES.finditer(text):
+        authors = _AUTHORS_BEFORE.search(text, max(0, year.start() - _REACH), year.start())
+        if authors is not None:
+            yield authors, year
 
 
 def _parenthetical(match: re.Match[str]) -> Marker | None:
@@ -155,12 +170,14 @@ def _parenthetical(match: re.Match[str]) -> Marker | None:
     return Marker(Span(match.start(), match.end()), match.group(), "author_year", tuple(references))
 
 
-def _narrative(match: re.Match[str]) -> Marker | None:
-    cited = _references(_names(match.group("authors")), match.group("years"), match.group("rest"))
+def _narrative(authors: re.Match[str], year: re.Match[str]) -> Marker | None:
+    names = _names(authors.group("authors"))
+    cited = _references(names, year.group("years"), year.group("rest"))
     if cited is None:
         return None
-    span = Span(match.start(), match.end())
-    return Marker(span, match.group(), "author_year", tuple(cited), in_text=True)
+    span = Span(authors.start(), year.end())
+    raw = authors.string[span.start : span.end]
+    return Marker(span, raw, "author_year", tuple(cited), in_text=True)
 
 
 def _names(authors: str) -> tuple[tuple[str, ...], bool]:

@@ -6,16 +6,17 @@ skipped in silence. The rules are narrow enough that prose brackets stay quiet:
 - brackets that open with a number and hold more (``[1, x]``, ``[3 apples]``); not ``[1.5]``,
   not a number of ten digits, not an index (``a[1]``) or a link label;
 - brackets with an ``@`` that starts a key (``[@]``, ``[see @x]``); not ``[jane@example.com]``;
-- ``[[`` (a TIP marker, perhaps never closed);
 - brackets with a name and a year (``[Smith 2020]``) or with a page (``[stoker2022, p.213]``);
 - parentheses with a name and a year in them (``(see Figure 3 in Smith 2020)``); not
   ``(March 2020)``, ``(in 2020)`` or ``(2020)`` alone;
 - a name right before a year in parentheses (``Smith (2020)``);
 - a bare ``@key`` after a space, ``(``, ``[``, ``;`` or ``-`` (``@doe99``, ``@doe99 [p. 33]``).
 
-Code, Markdown links and the text's reference list are never marker-like. Each rule belongs
-to the syntax that reads such text, so a caller who leaves a syntax out is not warned about
-its markers; the bracketed author–year and page rules belong to none and always count.
+Code, Markdown links and the text's reference list are never marker-like. ``[[`` needs no rule
+here: the TIP syntax reads every one, as a marker or as a malformed one that it reports. Each
+rule belongs to the syntax that reads such text, so a caller who leaves a syntax out is not
+warned about its markers; the bracketed author–year and page rules belong to none and always
+count.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from citecheck.model import Span
-from citecheck.syntax._scan import CodeRegions
+from citecheck.syntax._scan import code_regions
 from citecheck.syntax.author_year import NAME, NAME_YEAR, YEAR
 from citecheck.syntax.numeric import stands_alone
 from citecheck.syntax.pandoc import in_text_markers
@@ -38,11 +39,11 @@ _BRACKET = re.compile(r"\[(?P<body>[^\[\]\n]{1,200})\]")
 _NUMBER_AND_MORE = re.compile(r"[ \t]*\d{1,9}(?![\d.])[^\]]*[^\d\s\]]")
 _AT_KEY = re.compile(r"(?<![^\s\-;\[])-?@(?:[\w{]|[ \t]*(?:[,;\]]|$))")
 _PAGE = re.compile(r"\b(?:pp?|pages?)\.?[ \t]*\d", re.IGNORECASE)
-_DOUBLE = re.compile(r"\[\[(?!\[)")
 _PARENTHESES = re.compile(r"\((?P<body>[^()\n]{1,300})\)")
-_NARRATIVE = re.compile(
-    rf"{NAME}(?:[ \t]+et[ \t]+al\.?)?(?:['’]s)?[ \t]+\([ \t]*{YEAR}[^()\n]{{0,100}}\)"
-)
+_YEAR_IN_PARENTHESES = re.compile(rf"[ \t]+\([ \t]*{YEAR}[^()\n]{{0,100}}\)")
+_NAME_BEFORE = re.compile(rf"{NAME}(?:[ \t]+et[ \t]+al\.?)?(?:['’]s)?$")
+_REACH = 100
+"""How far before a year in parentheses the name may start."""
 _LINK_LABEL = re.compile(r"!?\[[^\[\]\n]*\](?=\()|^[ \t]*\[[^\[\]\n]*\]:", re.MULTILINE)
 
 
@@ -58,16 +59,15 @@ class Lookalike:
 
 def marker_like_spans(text: str) -> list[Span]:
     """Every marker-like span of ``text`` (see the module), in text order."""
-    return [lookalike.span for lookalike in find_lookalikes(text)]
+    reference_list = find_reference_list(text)
+    skip = None if reference_list is None else reference_list.span
+    return [lookalike.span for lookalike in find_lookalikes(text, skip)]
 
 
-def find_lookalikes(text: str, skip: Span | None = None) -> list[Lookalike]:
-    """The marker-like spans of ``text`` outside code, links and its reference list (or
-    ``skip``, when the caller has found it already), in text order."""
-    if skip is None:
-        reference_list = find_reference_list(text)
-        skip = None if reference_list is None else reference_list.span
-    code = CodeRegions(text)
+def find_lookalikes(text: str, skip: Span | None) -> list[Lookalike]:
+    """The marker-like spans of ``text`` outside code, links and ``skip`` (its reference list),
+    in text order."""
+    code = code_regions(text)
     labels = [m.span() for m in _LINK_LABEL.finditer(text)]  # in order, never overlapping
     label_ends = [end for _, end in labels]
 
@@ -92,6 +92,8 @@ def find_lookalikes(text: str, skip: Span | None = None) -> list[Lookalike]:
 def _candidates(text: str) -> Iterator[Lookalike]:
     for match in _BRACKET.finditer(text):
         start, end = match.span()
+        if text.startswith("[", start - 1) and text.startswith("]", end) and start:
+            continue  # the inside of [[…]]: the TIP syntax's
         body = match.group("body")
         span = Span(start, end)
         if _NUMBER_AND_MORE.match(body) and stands_alone(text, start, -1):
@@ -107,15 +109,15 @@ def _candidates(text: str) -> Iterator[Lookalike]:
             )
         elif _PAGE.search(body):
             yield Lookalike(span, None, "a page in brackets, with no source citecheck can read")
-    for match in _DOUBLE.finditer(text):
-        yield Lookalike(Span(match.start(), match.end()), "tip", "it opens a TIP marker")
     for match in _PARENTHESES.finditer(text):
         if NAME_YEAR.search(match.group("body")):
             why = "an author and year that could not be read as an author–year citation"
             yield Lookalike(Span(*match.span()), "author_year", why)
-    for match in _NARRATIVE.finditer(text):
-        why = "a name before a year that could not be read as an author–year citation"
-        yield Lookalike(Span(*match.span()), "author_year", why)
+    for year in _YEAR_IN_PARENTHESES.finditer(text):
+        name = _NAME_BEFORE.search(text, max(0, year.start() - _REACH), year.start())
+        if name is not None:
+            why = "a name before a year that could not be read as an author–year citation"
+            yield Lookalike(Span(name.start(), year.end()), "author_year", why)
     for marker in in_text_markers(text):
         why = "a bare @key is a citation only when it names a known source"
         yield Lookalike(marker.span, "pandoc", why)

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from citecheck.model import Marker, Reference, Span
 from citecheck.syntax._locators import whole_locator
-from citecheck.syntax._scan import DASHES, CodeRegions, is_link_label
+from citecheck.syntax._scan import DASHES, code_regions, is_link_label
 
 __all__ = ["MAX_REFERENCES", "NumericSyntax"]
 
@@ -41,7 +41,7 @@ class NumericSyntax:
 
     def scan(self, text: str) -> Iterator[Marker]:
         """The markers in ``text``, in order; malformed ones carry an ``error``."""
-        code = CodeRegions(text)
+        code = code_regions(text)
         previous_end = -1
         for match in _BRACKET.finditer(text):
             start, end = match.span()

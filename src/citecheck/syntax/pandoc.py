@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 
 from citecheck.model import Marker, Reference, Span
 from citecheck.syntax._locators import locator_of
-from citecheck.syntax._scan import CodeRegions, is_link_label
+from citecheck.syntax._scan import code_regions, is_link_label
 
 __all__ = ["PandocSyntax", "in_text_markers"]
 
@@ -62,7 +62,7 @@ class PandocSyntax:
         """The markers in ``text``, in order; malformed ones carry an ``error``."""
         if "@" not in text:
             return  # every pandoc citation has an "@"; most texts are settled here
-        code = CodeRegions(text)
+        code = code_regions(text)
         for match in _CITATIONS.finditer(text):
             start, end = match.span()
             if code.overlaps(start, end):
@@ -86,6 +86,8 @@ class PandocSyntax:
 def in_text_markers(text: str) -> Iterator[Marker]:
     """Every bare ``@key`` of ``text`` as the in-text marker it would be, known key or not,
     code and brackets included: what a reader may take for an in-text citation."""
+    if "@" not in text:
+        return
     for match in _IN_TEXT.finditer(text):
         yield _bare(match)
 

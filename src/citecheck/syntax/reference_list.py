@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from citecheck.model import Span
-from citecheck.syntax._scan import CodeRegions
+from citecheck.syntax._scan import code_regions
 
 __all__ = ["ReferenceEntry", "ReferenceList", "find_reference_list"]
 
@@ -65,7 +65,7 @@ class ReferenceList:
 
 def find_reference_list(text: str) -> ReferenceList | None:
     """The last reference list of ``text`` (see the module), or ``None``."""
-    code = CodeRegions(text)
+    code = code_regions(text)
     found = None
     for heading in _HEADING.finditer(text):
         if code.overlaps(*heading.span()):

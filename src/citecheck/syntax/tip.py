@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from citecheck.model import Marker, Reference, Span
-from citecheck.syntax._scan import CodeRegions
+from citecheck.syntax._scan import code_regions
 
 __all__ = ["TipSyntax"]
 
@@ -27,7 +27,7 @@ class TipSyntax:
 
     def scan(self, text: str) -> Iterator[Marker]:
         """The markers in ``text``, in order; malformed ones carry an ``error``."""
-        code = CodeRegions(text)
+        code = code_regions(text)
         for match in _MARKER.finditer(text):
             if not code.overlaps(*match.span()):
                 yield _marker(match)
