@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citecheck import registry
 from citecheck.locations import Location
@@ -170,3 +172,35 @@ def test_author_year_is_registered_and_in_auto() -> None:
     assert isinstance(syntax, CitationSyntax)
     assert [c.syntax for c in citations("A [1]. B (Smith 2020).")] == ["numeric", "author_year"]
     assert citations("B (Smith 2020).", "numeric") == []
+
+
+_NAMES = st.sampled_from(["Smith", "Lee", "van der Berg", "O'Neil", "Müller", "Ó Súilleabháin"])
+_YEARS = st.integers(1500, 2099).map(str)
+_SUFFIXES = st.sampled_from(["", "a", "b"])
+_PAGES = st.one_of(st.none(), st.integers(1, 999).map("p. {}".format))
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(_NAMES, min_size=1, max_size=3, unique=True),
+    st.booleans(),
+    _YEARS,
+    _SUFFIXES,
+    _PAGES,
+    st.booleans(),
+)
+def test_generated_author_year_citations_read_back(
+    names: list[str], et_al: bool, year: str, suffix: str, page: str | None, narrative: bool
+) -> None:
+    cited = AuthorYear(tuple(names), et_al and len(names) == 1, year, suffix)
+    written = " & ".join(names) if len(names) < 3 else f"{names[0]}, {names[1]}, & {names[2]}"
+    if cited.et_al:
+        written += " et al."
+    when = year + suffix + (f", {page}" if page else "")
+    marker = f"{written} ({when})" if narrative else f"({written}, {when})"
+    text = f"Water boils at 100 degrees {marker} in the lab."
+    (citation,) = citations(text)
+    assert (citation.source_id, citation.locator) == (str(cited), page)
+    assert citation.span is not None
+    assert text[citation.span.start : citation.span.end] == marker
+    assert AuthorYear.parse(citation.source_id) == cited

@@ -269,3 +269,39 @@ def test_cli_bib_resolves_author_year(
     assert main(["verify", str(draft), str(papers), "--bib", str(bib)]) == 0, capsys.readouterr()
     assert main(["verify", str(draft), str(papers), "--bib", str(tmp_path / "none.bib")]) == 2
     assert "none.bib" in capsys.readouterr().err
+
+
+def test_reference_list_entries_match_by_url_metadata() -> None:
+    sources = [
+        Document("a", BOILING, {"url": "https://example.org/boiling"}),
+        Document("b", MELTING, {"url": "https://example.org/melting/"}),
+    ]
+    text = (
+        '"Salt lowers the melting point" [1].\n\nSources:\n'
+        "[1]: https://example.org/melting/\n[2]: https://example.org/boiling\n"
+    )
+    report = verify(text, sources)
+    assert statuses(report) == [Status.VERIFIED]
+    assert report.warnings == ()
+
+
+def test_names_match_across_particles_accents_and_acronyms() -> None:
+    sources = [
+        Document(
+            "a", BOILING, {"author": [{"literal": "World Health Organization"}], "year": 2019}
+        ),
+        Document("b", MELTING, {"author": "Anna van der Berg and José Müller", "year": 2018}),
+    ]
+    text = '"Water boils at 100 degrees" (WHO, 2019). "Salt lowers" (Berg & Muller 2018).'
+    assert statuses(verify(text, sources)) == [Status.VERIFIED, Status.VERIFIED]
+    by_id = verify('"Salt lowers" (van der Berg 2018).', {"berg-2018": MELTING})
+    assert statuses(by_id) == [Status.VERIFIED]
+    assert [m.by for m in by_id.mappings] == ["id"]
+
+
+def test_a_pandoc_key_may_be_a_sources_key_metadata() -> None:
+    sources = [Document("file-17", BOILING, {"key": "smith2020"})]
+    report = verify('"Water boils at 100 degrees" [@smith2020]. @smith2020 agrees.', sources)
+    assert statuses(report)[0] is Status.VERIFIED
+    assert report.mappings[0].describe() == "@smith2020 = 'file-17', by the sources' metadata"
+    assert all("@smith2020" not in w for w in report.warnings)

@@ -62,10 +62,10 @@ class SourceMapping:
 
     @property
     def label(self) -> str:
-        """The cited key as a reader knows it: ``[1]``, ``(Smith 2020)``, ``@lee2019``."""
-        if self.syntax == "numeric":
-            return f"[{self.cited}]"
-        return f"({self.cited})" if self.syntax == "author_year" else f"@{self.cited}"
+        """The cited key as a reader knows it: ``[1]``, ``(Smith 2020)``, ``@lee2019``,
+        ``[[ctx-1]]``."""
+        forms = {"numeric": "[{}]", "author_year": "({})", "pandoc": "@{}", "tip": "[[{}]]"}
+        return forms.get(self.syntax, "{!r}").format(self.cited)
 
     def describe(self) -> str:
         """One line: ``[1] = 'smith' (papers/smith.pdf), by the reference list: 'Smith, J.…'``."""
@@ -322,15 +322,17 @@ class SourceResolver:
         )
 
     def _by_file(self, text: str) -> set[str]:
-        """Sources whose file name (``smith2020.pdf``) or key-like id (``smith2020``) stands in
-        ``text``."""
+        """Sources whose file name (``smith2020.pdf``), ``url`` metadata or key-like id
+        (``smith2020``) stands in ``text``."""
         lowered = text.casefold()
         found = set()
         for source_id, document in self.documents.items():
-            path = document.metadata.get("path")
+            path, url = document.metadata.get("path"), document.metadata.get("url")
             names = [rf"{re.escape(source_id.casefold())}\.\w{{1,5}}"]
             if path:
                 names.append(re.escape(PurePath(str(path)).name.casefold()))
+            if url:
+                names.append(re.escape(str(url).casefold().rstrip("/")))
             if any(re.search(rf"(?<![\w.-]){name}\b", lowered) for name in names) or (
                 _KEY_LIKE.fullmatch(source_id) and _stands_in(source_id, text)
             ):
@@ -377,7 +379,7 @@ class SourceResolver:
         if len(chosen) > 1:
             return Unresolved(Status.UNCHECKED, _ambiguous(label, [w.describe() for w in chosen]))
         if cited.year is not None:
-            ids = sorted(self._ids_naming([_fold(cited.names[0])], {cited.year}, cited.suffix))
+            ids = sorted(self._ids_naming([_surname(cited.names[0])], {cited.year}, cited.suffix))
             if len(ids) == 1:
                 return ids[0], "id", ""
             if ids:
@@ -400,13 +402,14 @@ class SourceResolver:
     def _nearest(self, cited: AuthorYear) -> list[str]:
         """Works by the same first author in another year (and source ids naming that author),
         then works of the same year."""
-        first = _fold(cited.names[0])
+        first = cited.names[0]
         by_author = [
-            w for w in self._catalog() if w.entry.authors and _fold(w.entry.authors[0]) == first
+            w for w in self._catalog() if w.entry.authors and _same_name(first, w.entry.authors[0])
         ]
         described = {w.source_id for w in by_author}
         nearest = [w.describe() for w in by_author]
-        nearest += [repr(i) for i in sorted(self._ids_naming([first], None)) if i not in described]
+        ids = sorted(self._ids_naming([_surname(first)], None))
+        nearest += [repr(i) for i in ids if i not in described]
         nearest += [
             w.describe()
             for w in self._catalog()
@@ -501,7 +504,7 @@ def _same_work(cited: AuthorYear, entry: BibEntry) -> bool:
 def _same_name(cited: str, family: str) -> bool:
     """Family names agree, accents, case and particles aside; ``WHO`` stands for ``World Health
     Organization``."""
-    if _fold(cited.split()[-1]) == _fold(family.split()[-1]):
+    if _surname(cited) == _surname(family):
         return True
     initials = "".join(word[0] for word in family.split() if word[:1].isupper())
     return cited.isupper() and len(cited) > 1 and cited == initials
@@ -534,6 +537,11 @@ def _ambiguous(label: str, candidates: list[str]) -> str:
         f"{label} is ambiguous: it matches {', '.join(candidates)}; add the letter that tells "
         "them apart (2020a, 2020b) or cite a key"
     )
+
+
+def _surname(name: str) -> str:
+    """The folded last word of a family name, particles left out: ``van der Berg`` → ``berg``."""
+    return _fold(name.split()[-1]) if name.split() else ""
 
 
 def _fold(text: str) -> str:
