@@ -71,7 +71,7 @@ class SourceMapping:
         """One line: ``[1] = 'smith' (papers/smith.pdf), by the reference list: 'Smith, J.…'``."""
         where = f" ({self.path})" if self.path else ""
         how = {
-            "numeric_sources": "the mapping given (numeric_sources)",
+            "numeric_sources": "the mapping given (numeric_sources, --map-numbers)",
             "reference list": "the text's reference list",
             "order": "the order of the sources (a guess)",
             "bibliography": "the bibliography",
