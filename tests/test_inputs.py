@@ -141,6 +141,16 @@ def test_verify_reports_skipped_files_and_goes_on(
     assert "logo.png is not a text file" in data["results"][1]["reason"]
 
 
+def test_the_python_api_reports_a_skipped_file_as_unchecked_too(messy: Path) -> None:
+    import citecheck
+
+    text = '"runs daily" [[notes:L2]]. "a quote" [[latin]]. "x" [[ghost]].'
+    report = citecheck.verify(text, citecheck.load_paths(messy))
+    assert [r.status.value for r in report] == ["verified", "unchecked", "not_found"]
+    assert "latin.txt is not UTF-8" in report.results[1].reason
+    assert sum("skipped a source file" in w for w in report.warnings) == 3
+
+
 def test_verify_with_an_empty_source_folder_exits_two(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -12,7 +13,14 @@ from citecheck.errors import InputError, UnknownBackendError
 from citecheck.locations import Location
 from citecheck.model import Citation, Reference, Span
 from citecheck.protocols import CitationSyntax
-from citecheck.syntax import NumericSyntax, PandocSyntax, TipSyntax, extract_citations
+from citecheck.syntax import (
+    NumericSyntax,
+    PandocSyntax,
+    TipSyntax,
+    extract_citations,
+    find_reference_list,
+    marker_like_spans,
+)
 
 
 def citations(text: str, syntax: object = "auto") -> list[Citation]:
@@ -87,7 +95,9 @@ def test_malformed_tip_marker_is_a_warning_not_a_citation(text: str, quoted: str
 def test_unclosed_tip_warning_names_the_offset() -> None:
     text = "x" * 120 + "[[ctx-1 never closed"
     _, warnings = extract_citations(text)
-    assert warnings == ["Ignored a malformed tip marker: unclosed marker '[[ctx-1' at offset 120."]
+    assert warnings == [
+        "Ignored a malformed tip marker '[[ctx-1' at characters 120-127: it is never closed."
+    ]
 
 
 def test_malformed_marker_stays_ordinary_text_and_later_markers_still_count() -> None:
@@ -186,18 +196,22 @@ def test_pandoc_citation_without_key_is_malformed(text: str) -> None:
 def test_unclosed_pandoc_citation_is_malformed() -> None:
     found, warnings = extract_citations("Claim [@key, p. 3\nNext line.")
     assert found == []
-    assert warnings == ["Ignored a malformed pandoc marker: unclosed citation '[@key' at offset 6."]
+    assert warnings == [
+        "Ignored a malformed pandoc marker '[@key' at characters 6-11: it is never closed."
+    ]
 
 
 def test_pandoc_citation_may_wrap_a_line_but_not_a_paragraph() -> None:
     assert ids("Claim [see @a,\n p. 3].") == ["a"]
-    _, warnings = extract_citations("Claim [see @a,\n\n p. 3].")
-    assert warnings == []  # the '@' is not right after '[': prose, not a broken citation
+    found, warnings = extract_citations("Claim [see @a,\n\n p. 3].")
+    assert found == []  # the brackets do not hold across a paragraph: '@a' is a bare key
+    (warning,) = warnings
+    assert "'@a' at characters 11-13" in warning
 
 
 def test_bare_braced_key_is_a_citation_bare_key_only_in_text_mode() -> None:
     assert ids("As @{doe99} shows.") == ["doe99"]
-    assert ids("As @doe99 shows.") == []
+    assert extract_citations("As @doe99 shows.")[0] == []
     found = citations("As @doe99 [p. 33] shows, and @smith04 too.", PandocSyntax(in_text=True))
     assert [(c.source_id, c.locator, c.raw) for c in found] == [
         ("doe99", "p. 33", "@doe99 [p. 33]"),
@@ -563,3 +577,251 @@ def test_marker_characters_never_leak_into_excerpts_or_claims(pieces: list[str])
         for part in (citation.excerpt, citation.claim):
             if part is not None:
                 assert not any(bit in part for bit in ("[[", "]]", "[@"))
+
+
+# --- warnings name where they stand ------------------------------------------------------
+
+_CHARACTERS = re.compile(r"at characters (\d+)-(\d+)")
+
+
+def warned_spans(warnings: list[str]) -> list[Span]:
+    """The ``at characters S-E`` spans the warnings name."""
+    return [Span(int(m[1]), int(m[2])) for w in warnings for m in _CHARACTERS.finditer(w)]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw"),
+    [
+        ("The answer [[ctx-1 is here.", "[[ctx-1"),
+        ("Claim [@].", "[@]"),
+        ("Odd [4-2].", "[4-2]"),
+    ],
+)
+def test_malformed_marker_warning_names_its_characters(text: str, raw: str) -> None:
+    _, warnings = extract_citations(text)
+    start = text.index(raw)
+    assert warned_spans(warnings) == [Span(start, start + len(raw))]
+
+
+def test_unparsable_locator_warning_names_its_characters() -> None:
+    text = "It was 1897 [@key, chap. 3]."
+    _, warnings = extract_citations(text)
+    assert warned_spans(warnings) == [Span(12, 27)]
+
+
+# --- numeric markers with a locator ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("marker", "expected"),
+    [
+        ("[1, p. 12]", [("1", "p. 12")]),
+        ("[1, pp. 3-4]", [("1", "pp. 3-4")]),
+        ("[1: p. 12]", [("1", "p. 12")]),
+        ("[1 p. 12]", [("1", "p. 12")]),
+        ("[1, p.12]", [("1", "p.12")]),
+        ("[12, sec. Methods]", [("12", "sec. Methods")]),
+        ("[1, L42-67]", [("1", "L42-67")]),
+        ("[1, 3, p. 5]", [("1", None), ("3", "p. 5")]),
+        ("[1, p. 2; 3, pp. 4-5]", [("1", "p. 2"), ("3", "pp. 4-5")]),
+        ("[1, ch. 3]", [("1", "ch. 3")]),
+    ],
+)
+def test_numeric_marker_with_a_locator(marker: str, expected: list[tuple[str, str | None]]) -> None:
+    text = f"Water boils at 100 degrees {marker}."
+    found, _ = extract_citations(text)
+    assert [(c.source_id, c.locator) for c in found] == expected
+    assert {c.raw for c in found} == {marker}
+    assert {c.syntax for c in found} == {"numeric"}
+    assert {c.claim for c in found} == {"Water boils at 100 degrees"}
+
+
+def test_numeric_locator_becomes_a_location() -> None:
+    (citation,) = citations("Water boils [2, pp. 3-4].")
+    assert citation.location == Location("pages", 3, 4)
+
+
+def test_a_locator_after_a_range_is_malformed() -> None:
+    found, warnings = extract_citations("Water boils [2-4, p. 5].")
+    assert found == []
+    (warning,) = warnings
+    assert "'[2-4, p. 5]'" in warning
+    assert "2-4" in warning
+
+
+# --- marker-like text that no syntax reads is a warning ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "raw"),
+    [
+        ("Water boils [1, x].", "[1, x]"),
+        ("Water boils [3 apples].", "[3 apples]"),
+        ("Water boils [Smith 2020].", "[Smith 2020]"),
+        ("Water boils [Smith et al., 2020, p. 4].", "[Smith et al., 2020, p. 4]"),
+        ("Water boils [stoker2022, p.213].", "[stoker2022, p.213]"),
+        ("Water boils (see Figure 3 in Smith 2020).", "(see Figure 3 in Smith 2020)"),
+        ("As @doe99 says, water boils.", "@doe99"),
+        ("As @doe99 [p. 33] says, water boils.", "@doe99 [p. 33]"),
+    ],
+)
+def test_marker_like_text_no_syntax_reads_is_a_warning(text: str, raw: str) -> None:
+    found, warnings = extract_citations(text)
+    assert found == []
+    (warning,) = warnings
+    start = text.index(raw)
+    assert warned_spans(warnings) == [Span(start, start + len(raw))]
+    assert repr(raw) in warning
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See [the docs](https://example.com) and [Smith 2020](https://example.com/s).",
+        "Take a[1] and b[1, 2] and m[1][2].",
+        "Use `[1, x]` and `(Smith 2020)` here.",
+        "It was fine (see above), [sic], [citation needed].",
+        "The law passed in the year (2020) after a vote.",
+        "Prices rose (March 2020) and (in 2021) and (Q3 2020), (Spring 2019).",
+        "An e-mail jane@example.com and [jane@example.com] and [at @ home].",
+        "A decimal [1.5] and a long number [1234567890] and a word [one].",
+        "Sizes (2 x 3) and (10 kg) and (i) and (a) and [x].",
+    ],
+)
+def test_prose_brackets_are_not_marker_like(text: str) -> None:
+    assert extract_citations(text) == ([], [])
+    assert marker_like_spans(text) == []
+
+
+def test_markers_that_were_read_are_not_warned_about() -> None:
+    text = "A [1, p. 2]. B [@k, p. 3]. C [[d:p4]]. D (Smith, 2020, p. 12). E Lee (2019) said so."
+    found, warnings = extract_citations(text)
+    assert warnings == []
+    assert len(found) == 5
+
+
+def test_a_restricted_syntax_does_not_warn_about_the_others() -> None:
+    text = "A [1]. B [@k]. C (Smith 2020). D [[doc]]."
+    found, warnings = extract_citations(text, "tip")
+    assert [c.source_id for c in found] == ["doc"]
+    assert warnings == []
+
+
+# --- bare @key: a citation of a known source, else a warning -----------------------------
+
+
+def test_bare_key_is_a_citation_when_it_names_a_known_source() -> None:
+    text = "As @doe99 [p. 33] says, water boils at 100 degrees. @ann thanks!"
+    found, warnings = extract_citations(text, known_ids={"doe99", "smith04"})
+    assert [(c.source_id, c.locator, c.raw) for c in found] == [
+        ("doe99", "p. 33", "@doe99 [p. 33]")
+    ]
+    (warning,) = warnings
+    assert "'@ann'" in warning
+    assert warned_spans(warnings) == [Span(text.index("@ann"), text.index("@ann") + 4)]
+
+
+def test_bare_key_without_known_sources_is_only_a_warning() -> None:
+    found, warnings = extract_citations("As @doe99 says, water boils.")
+    assert found == []
+    assert len(warnings) == 1
+
+
+def test_in_text_citation_vouches_for_the_words_after_it() -> None:
+    text = "Intro. @doe99 found that water boils at 100 degrees. Then more."
+    (citation,) = extract_citations(text, known_ids={"doe99"})[0]
+    assert citation.claim == "water boils at 100 degrees."
+    assert citation.text_span is not None
+    assert text[citation.text_span.start : citation.text_span.end] == citation.claim
+
+
+# --- a reference list at the end is not cited --------------------------------------------
+
+DRAFT = (
+    "Water boils at 100 degrees [1]. Ice melts at 0 degrees [2, p. 4].\n\n"
+    "## References\n\n"
+    "[1] Smith, J. (2020). Boiling points. Journal of Heat, 3(2), 1-10.\n"
+    "[2] Lee, K. (2019). Melting. In *Cold things* (pp. 3-9).\n"
+    "    Second line of the entry.\n"
+)
+
+
+def test_reference_list_entries_are_not_citations() -> None:
+    found, warnings = extract_citations(DRAFT)
+    assert [(c.source_id, c.locator) for c in found] == [("1", None), ("2", "p. 4")]
+    assert warnings == []
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["## References", "# Bibliography", "Sources:", "**References**", "References", "Works Cited"],
+)
+def test_reference_list_headings(heading: str) -> None:
+    text = f"Water boils [1].\n\n{heading}\n1. Smith, J. (2020). Boiling.\n2) lee2019.md\n"
+    reference_list = find_reference_list(text)
+    assert reference_list is not None
+    assert [(e.number, e.text) for e in reference_list.entries] == [
+        ("1", "Smith, J. (2020). Boiling."),
+        ("2", "lee2019.md"),
+    ]
+    for entry in reference_list.entries:
+        assert text[entry.span.start : entry.span.end] == entry.text
+    assert text[reference_list.span.start :].startswith(heading)
+
+
+def test_reference_list_entry_spans_continuation_lines() -> None:
+    reference_list = find_reference_list(DRAFT)
+    assert reference_list is not None
+    assert [e.number for e in reference_list.entries] == ["1", "2"]
+    second = reference_list.entries[1]
+    assert second.text == (
+        "Lee, K. (2019). Melting. In *Cold things* (pp. 3-9).\n    Second line of the entry."
+    )
+    assert DRAFT[second.span.start : second.span.end] == second.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## Sources of error\nWater boils [1].\n",
+        "## References\nThe references are listed below, see [1] for one.\n",
+        "Water boils [1].\n```\n## References\n[1] x\n```\n",
+    ],
+)
+def test_not_a_reference_list(text: str) -> None:
+    assert find_reference_list(text) is None
+    assert ids(text) == ["1"]
+
+
+# --- properties: nothing marker-like is skipped in silence -------------------------------
+
+_MARKERISH = st.sampled_from(
+    [
+        *"[]()@:;,.-&\n x1pL{}`'\"",
+        *("[[", "]]", "[@", "@doe99", "@x", "[1, p. 2]", "[1, x]", "[Smith 2020]", "Smith"),
+        *("(Smith 2020)", "(Smith, 2020, p. 12)", " (2020)", "Lee (2019)", " et al.", " and "),
+        *("2020", "2019a", "; ", "p. 12", "## References\n", "[1] ", "\n\n", "`", "](x)"),
+    ]
+)
+_MARKERISH_TEXT = st.lists(_MARKERISH, max_size=60).map("".join) | st.text(max_size=200)
+
+
+def _inside(span: Span, text: str) -> bool:
+    return 0 <= span.start <= span.end <= len(text)
+
+
+@settings(max_examples=500)
+@given(_MARKERISH_TEXT, st.sets(st.sampled_from(["doe99", "x", "Smith"]), max_size=2))
+def test_every_marker_like_span_is_a_citation_or_a_warning(text: str, known: set[str]) -> None:
+    found, warnings = extract_citations(text, known_ids=known)
+    cited = [c.span for c in found if c.span is not None]
+    warned = warned_spans(warnings)
+    assert all(_inside(span, text) for span in cited + warned)
+    for citation in found:
+        assert citation.span is not None
+        assert text[citation.span.start : citation.span.end] == citation.raw
+        if citation.text_span is not None:
+            assert _inside(citation.text_span, text)
+    for span in marker_like_spans(text):
+        assert _inside(span, text)
+        assert any(other.contains(span) for other in cited + warned), (span, text)

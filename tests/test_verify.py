@@ -519,3 +519,38 @@ def test_a_garbled_quote_is_found_in_another_small_source() -> None:
     result = Verifier().check(Citation(source_id="a", excerpt=garbled), sources)
     assert result.status is Status.WRONG_LOCATION
     assert result.evidence[0].source_id == "b"
+
+
+def test_no_marker_of_a_draft_is_skipped_in_silence() -> None:
+    # Issue 15: a draft with nine markers gave six results and no warning.
+    paper = Document.from_pages(
+        "smith2020",
+        ["Methods.", "Water boils at 100 degrees at sea level."],
+        first_page=11,
+        metadata={"author": "Smith, J.", "year": 2020},
+    )
+    draft = (
+        'Water "boils at 100 degrees" (Smith, 2020, p. 12). '
+        'Smith (2020, p. 12) wrote that "water boils at 100 degrees". '
+        '"Water boils at 100 degrees" [1, p. 12]. '
+        "@smith2020 says that water boils at 100 degrees at sea level. "
+        '"At sea level" [[smith2020:p12]]. "At sea level" [@smith2020, p. 12]. '
+        '"Boils" [1]. Odd [1, x] and [Smith 2020] and @nobody.'
+    )
+    report = verify(draft, [paper])
+    assert [r.citation.syntax for r in report.results] == [
+        "author_year",
+        "author_year",
+        "numeric",
+        "pandoc",
+        "tip",
+        "pandoc",
+        "numeric",
+    ]
+    assert all(r.status is Status.VERIFIED for r in report.results), report.to_text()
+    unread = [w for w in report.warnings if "no syntax read it" in w]
+    assert [w.split(" at characters")[0] for w in unread] == [
+        "'[1, x]'",
+        "'[Smith 2020]'",
+        "'@nobody'",
+    ]

@@ -24,7 +24,8 @@ def verify(text: str, sources: Sources, **options: Any) -> Report:
 
     ``sources`` is a mapping of id to text or :class:`~citecheck.Document`, or an iterable of
     documents. ``options`` are those of :class:`~citecheck.Verifier` (``matchers``,
-    ``threshold``, ``accept``, ``require_citations``, ``numeric_sources``, ``syntax``, …).
+    ``threshold``, ``accept``, ``require_citations``, ``numeric_sources``, ``bibliography``,
+    ``syntax``, …).
     """
     return Verifier(**options).verify(text, sources)
 
@@ -33,8 +34,12 @@ def extract(text: str, syntax: Any = "auto") -> list[Citation]:
     """The citations in ``text``, in order, with their excerpts or claims.
 
     ``syntax`` is ``"auto"`` (every built-in syntax), a name (``"tip"``, ``"pandoc"``,
-    ``"numeric"`` or a registered plugin), a syntax object, or a sequence of those. Malformed
-    markers are left as text; :func:`verify` reports them in ``Report.warnings``.
+    ``"numeric"``, ``"author_year"`` or a registered plugin), a syntax object, or a sequence of
+    those. Malformed markers and marker-like text that no syntax reads are left as text;
+    :func:`verify` reports them in ``Report.warnings`` (and
+    :func:`citecheck.syntax.extract_citations` returns them). Knowing no sources, this takes no
+    bare ``@key`` as a citation (``@{key}`` always is); :func:`verify` takes those that name a
+    source. The text's reference list is not cited.
     """
     citations, _ = extract_citations(text, syntax)
     return citations

@@ -21,16 +21,14 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from citecheck import __version__
-from citecheck.documents.files import SourceFiles, decode_text, load_paths
+from citecheck.documents import Document
+from citecheck.documents.files import decode_text, load_paths
 from citecheck.embedders.sentence_transformers import DEFAULT_MODEL
 from citecheck.errors import CitecheckError
-from citecheck.model import Status
-from citecheck.report import Report
 from citecheck.verifier import Verifier
 
 
@@ -47,7 +45,21 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("answer", type=Path, help="the text with citations ('-' reads stdin)")
     verify.add_argument("sources", type=Path, nargs="+", help="source files or directories")
     verify.add_argument("--json", action="store_true", help="print the full report as JSON")
-    verify.add_argument("--syntax", default="auto", help="tip, pandoc, numeric or auto (default)")
+    verify.add_argument(
+        "--syntax", default="auto", help="tip, pandoc, numeric, author_year or auto (default)"
+    )
+    verify.add_argument(
+        "--bib",
+        type=Path,
+        metavar="FILE",
+        help="a bibliography (.bib BibTeX, or CSL .json) for author-year citations and keys",
+    )
+    verify.add_argument(
+        "--map-numbers",
+        metavar="N=FILE,...",
+        help="which source each number [n] cites, e.g. 1=smith.pdf,2=lee.md (default: the "
+        "text's reference list, else the order of the sources, with a warning)",
+    )
     verify.add_argument("--threshold", type=float, default=0.8, help="fuzzy similarity (0.8)")
     verify.add_argument("--exact-only", action="store_true", help="no fuzzy matching")
     verify.add_argument(
@@ -212,21 +224,44 @@ def _run(argv: Sequence[str] | None) -> int:
         return _refs(args)
     try:
         text = _read(args.answer)
+        documents = load_paths(args.sources)
         verifier = Verifier(
             ("exact",) if args.exact_only else ("exact", "fuzzy"),
             syntax=args.syntax,
             threshold=args.threshold,
             accept=[s.strip() for s in args.accept.split(",") if s.strip()],
             require_citations=args.require_citations,
+            numeric_sources=(
+                _numbers(args.map_numbers, documents.documents) if args.map_numbers else None
+            ),
+            bibliography=args.bib,
         )
-        sources = load_paths(args.sources)
-        _warn(sources.warnings)
-        report = _with_skipped(verifier.verify(text, sources), sources)
+        _warn(documents.warnings)
+        report = verifier.verify(text, documents)
     except (CitecheckError, OSError, UnicodeDecodeError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
     print(report.to_json() if args.json else report.to_text())
     return 0 if report.passed else 1
+
+
+def _numbers(spec: str, documents: Sequence[Document]) -> dict[str, str]:
+    """``--map-numbers 1=smith.pdf,2=lee``: number → source id; a source is named by its file
+    name or its id (the file name without the extension)."""
+    by_name = {d.id: d.id for d in documents}
+    by_name.update(
+        {Path(str(d.metadata["path"])).name: d.id for d in documents if "path" in d.metadata}
+    )
+    numbers = {}
+    for item in (part.strip() for part in spec.split(",") if part.strip()):
+        number, equals, name = (piece.strip() for piece in item.partition("="))
+        if not equals or not number.isdigit() or not name:
+            raise CitecheckError(f"--map-numbers: {item!r} is not NUMBER=FILE (1=smith.pdf)")
+        if name not in by_name:
+            known = ", ".join(sorted(by_name))
+            raise CitecheckError(f"--map-numbers: {name!r} is not one of the sources ({known})")
+        numbers[number] = by_name[name]
+    return numbers
 
 
 def _quotes(args: argparse.Namespace) -> int:
@@ -416,28 +451,6 @@ def _read(path: Path) -> str:
 def _warn(warnings: Iterable[str]) -> None:
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
-
-
-def _with_skipped(report: Report, sources: SourceFiles) -> Report:
-    """``report`` with the skipped source files first among its warnings, and each citation of
-    a skipped file unchecked: the file exists but could not be read, so it is no phantom."""
-    unreadable = {skipped.id: skipped for skipped in sources.skipped}
-    loaded = {document.id for document in sources}
-    results = tuple(
-        replace(
-            result,
-            status=Status.UNCHECKED,
-            confidence=0.5,
-            evidence=(),
-            reason=f"the cited source could not be read: {unreadable[source].reason}",
-        )
-        if result.status is Status.NOT_FOUND
-        and (source := result.citation.source_id) in unreadable
-        and source not in loaded
-        else result
-        for result in report.results
-    )
-    return replace(report, results=results, warnings=(*sources.warnings, *report.warnings))
 
 
 def _reference_texts(path: Path | None) -> dict[str, str] | None:

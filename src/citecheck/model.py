@@ -244,7 +244,11 @@ class Marker:
     """A citation marker found by a syntax: where it stands, its raw text, what it cites.
 
     A marker that looks like a citation but is malformed (``[[ctx-1`` never closed) carries an
-    ``error`` and no references; the extractor leaves it as text and reports a warning.
+    ``error`` (a short reason, such as "it is never closed") and no references; the extractor
+    leaves it as text and reports a warning naming the marker and where it stands.
+
+    ``in_text`` marks a citation that is part of its sentence (``Smith (2020) found that …``,
+    ``@doe99 says …``): it vouches for the words after it rather than those before it.
     """
 
     span: Span
@@ -252,3 +256,4 @@ class Marker:
     syntax: str
     references: tuple[Reference, ...] = ()
     error: str | None = None
+    in_text: bool = False

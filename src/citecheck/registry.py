@@ -31,6 +31,7 @@ _BUILTINS: dict[str, dict[str, str]] = {
         "tip": "citecheck.syntax.tip:TipSyntax",
         "pandoc": "citecheck.syntax.pandoc:PandocSyntax",
         "numeric": "citecheck.syntax.numeric:NumericSyntax",
+        "author_year": "citecheck.syntax.author_year:AuthorYearSyntax",
     },
     "indexes": {
         "memory": "citecheck.indexes.memory:MemoryIndex",

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citecheck.model import Result, Status
+
+if TYPE_CHECKING:
+    from citecheck.resolution import SourceMapping
 
 __all__ = ["DEFAULT_ACCEPTED", "Report"]
 
@@ -20,17 +23,20 @@ class Report:
     """All results of one run, in text order, plus the warnings met on the way.
 
     ``accepted`` is the pass policy: the statuses that count as a good citation.
-    ``require_citations`` makes a text without any citation fail.
+    ``require_citations`` makes a text without any citation fail. ``mappings`` say which
+    source each cited number, author–year or bibliography key was taken to mean, and how.
     """
 
     results: tuple[Result, ...] = ()
     warnings: tuple[str, ...] = ()
     accepted: frozenset[Status] = DEFAULT_ACCEPTED
     require_citations: bool = False
+    mappings: tuple[SourceMapping, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", tuple(self.results))
         object.__setattr__(self, "warnings", tuple(self.warnings))
+        object.__setattr__(self, "mappings", tuple(self.mappings))
         object.__setattr__(self, "accepted", frozenset(Status(s) for s in self.accepted))
 
     @property
@@ -65,11 +71,12 @@ class Report:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data: passed, summary, warnings and every result."""
+        """Plain JSON-ready data: passed, summary, warnings, mappings and every result."""
         return {
             "passed": self.passed,
             "summary": self.summary(),
             "warnings": list(self.warnings),
+            "mappings": [m.to_dict() for m in self.mappings],
             "results": [r.to_dict() for r in self.results],
         }
 
@@ -78,7 +85,8 @@ class Report:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def to_text(self) -> str:
-        """A short human-readable listing: one line per citation, then the summary."""
+        """A short human-readable listing: one line per citation, the mappings and warnings,
+        then the summary."""
         lines = []
         for r in self.results:
             where = f":{r.citation.locator}" if r.citation.locator else ""
@@ -86,6 +94,7 @@ class Report:
                 f"{r.status.value.upper():<15} {r.confidence:4.2f}  "
                 f"{r.citation.source_id}{where}  {r.reason}"
             )
+        lines.extend(f"mapped: {m.describe()}" for m in self.mappings)
         lines.extend(f"warning: {w}" for w in self.warnings)
         s = self.summary()
         rate = "n/a" if s["pass_rate"] is None else f"{s['pass_rate']:.0%}"

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck import registry
 from citecheck._identity_cache import IdentityCache
+from citecheck.bibliography import Bibliography, BibliographySpec, read_bibliography
 from citecheck.documents import Document, Sources, as_documents
+from citecheck.documents.files import SourceFiles
 from citecheck.ellipsis import match_fragments, split_fragments
 from citecheck.errors import (
     BackendError,
@@ -32,12 +34,13 @@ from citecheck.meaning import differences_at, noun_for
 from citecheck.model import Citation, Evidence, Result, Span, Status
 from citecheck.protocols import Embedder, Judge, Matcher
 from citecheck.report import DEFAULT_ACCEPTED, Report
+from citecheck.resolution import Resolved, SourceResolver, Unresolved, known_ids
 from citecheck.support import Grade, SupportAssessor
 from citecheck.support_model import FITTED_SUPPORT_MODEL, SupportModel
 
 if TYPE_CHECKING:
     from citecheck.corpus import Corpus
-from citecheck.syntax import extract_citations
+from citecheck.syntax.extract import extract_text
 from citecheck.text import normalize
 
 __all__ = ["Verifier"]
@@ -70,7 +73,12 @@ class Verifier:
     matchers need when they are given by name. ``accept`` is the set of statuses that pass;
     ``require_citations`` fails a text that cites nothing. ``numeric_sources`` maps numeric
     markers (``[1]``) to source ids: a mapping ``{"1": "smith2020"}`` or a sequence whose first
-    id is ``[1]``; by default ``[n]`` is the n-th source. ``search_elsewhere`` looks for an
+    id is ``[1]``; without it, ``[n]`` is the source with id ``n``, else the entry ``n`` of the
+    text's reference list, else (a guess, named in a warning) the n-th source.
+    ``bibliography`` (a ``.bib`` or CSL ``.json`` file, a mapping of key to fields, or a
+    :class:`~citecheck.bibliography.Bibliography`) resolves author–year citations and keys
+    that are no source id, with the sources' own metadata (``author``, ``year``, ``title``,
+    ``key``); see :mod:`citecheck.resolution`. ``search_elsewhere`` looks for an
     excerpt missing at its location in the rest of the sources, to tell a wrong location from a
     fabricated quote. ``ellipsis_max_gap`` bounds the characters an ellipsis may stand for. A
     claim (text without quotation marks) of fewer than ``min_claim_words`` words, such as "See
@@ -106,6 +114,7 @@ class Verifier:
         accept: Iterable[Status | str] = DEFAULT_ACCEPTED,
         require_citations: bool = False,
         numeric_sources: Mapping[str, str] | Sequence[str] | None = None,
+        bibliography: BibliographySpec | None = None,
         search_elsewhere: bool = True,
         ellipsis_max_gap: int = 2000,
         min_claim_words: int = 3,
@@ -139,6 +148,9 @@ class Verifier:
             raise ConfigError(f"accept: {exc}; statuses are {[s.value for s in Status]}") from None
         self.require_citations = require_citations
         self.numeric_sources = _numeric_map(numeric_sources)
+        self.bibliography: Bibliography | None = (
+            None if bibliography is None else read_bibliography(bibliography)
+        )
         self.search_elsewhere = search_elsewhere
         if ellipsis_max_gap < 0:
             raise ConfigError(f"ellipsis_max_gap must be >= 0, got {ellipsis_max_gap}")
@@ -183,27 +195,65 @@ class Verifier:
         documents = as_documents(sources)
         if self.index is not None:
             documents = {**self.index.documents, **documents}
-        citations, warnings = extract_citations(text, self.syntax)
+        # Files that load_paths could not read exist: their citations are unchecked, not phantoms.
+        unreadable = {
+            skipped.id: skipped.reason
+            for skipped in (sources.skipped if isinstance(sources, SourceFiles) else ())
+            if skipped.id not in documents
+        }
+        extraction = extract_text(
+            text, self.syntax, known_ids=known_ids(documents, self.bibliography)
+        )
+        citations = extraction.citations
+        resolver = SourceResolver(
+            documents,
+            bibliography=self.bibliography,
+            numbers=self.numeric_sources,
+            reference_list=extraction.reference_list,
+        )
+        warnings = [
+            *(sources.warnings if isinstance(sources, SourceFiles) else ()),
+            *extraction.warnings,
+        ]
+        if self.bibliography is not None:
+            warnings += self.bibliography.warnings
         if self.require_citations and not citations:
-            warnings = [*warnings, "the text has no citations, and citations are required"]
+            warnings.append("the text has no citations, and citations are required")
         if self.support is not None:  # one batch for every claim rather than one call each
             with suppress(CitecheckError):  # a failing embedder: each claim reports it itself
                 self.support.prefetch([c.claim for c in citations if c.claim and not c.excerpt])
         cache: dict[tuple[Any, ...], Result] = {}
         results = []
         for citation in citations:
-            quoted = bool(citation.excerpt)
+            source = resolver.resolve(citation)
+            cited = source.source_id if isinstance(source, Resolved) else citation.source_id
+            if cited in unreadable and cited not in documents:
+                reason = f"the cited source could not be read: {unreadable[cited]}"
+                results.append(Result(citation, Status.UNCHECKED, 0.5, (), reason))
+                continue
+            if isinstance(source, Unresolved):
+                confidence = 0.0 if source.status is Status.NOT_FOUND else 0.5
+                results.append(Result(citation, source.status, confidence, (), source.reason))
+                continue
+            checked = replace(citation, source_id=source.source_id)
             key = (
-                citation.source_id,
-                citation.syntax,
-                citation.locator,
-                quoted,
-                citation.checked_text,
+                checked.source_id,
+                checked.syntax,
+                checked.locator,
+                bool(checked.excerpt),
+                checked.checked_text,
             )
             if key not in cache:
-                cache[key] = self.check(citation, documents)
+                cache[key] = self.check(checked, documents)
             results.append(replace(cache[key], citation=citation))
-        return Report(tuple(results), tuple(warnings), self.accept, self.require_citations)
+        warnings += resolver.warnings
+        return Report(
+            tuple(results),
+            tuple(warnings),
+            self.accept,
+            self.require_citations,
+            mappings=tuple(resolver.mappings),
+        )
 
     def prepare(self, sources: Sources) -> dict[str, Document]:
         """The documents of ``sources``, with what checking them needs built now instead of on
@@ -457,16 +507,15 @@ class Verifier:
         return Result(citation, Status.UNSUPPORTED, 0.1, (), reason)
 
     def _source(self, citation: Citation, documents: Mapping[str, Document]) -> Document | None:
+        """The document ``citation`` means (:mod:`citecheck.resolution`); :meth:`verify` has
+        resolved it already, so this matters to a citation given to :meth:`check` directly."""
         if citation.source_id in documents:
             return documents[citation.source_id]
-        if citation.syntax != "numeric":
-            return None
-        if self.numeric_sources is not None:
-            mapped = self.numeric_sources.get(citation.source_id)
-            return documents.get(mapped) if mapped is not None else None
-        index = int(citation.source_id) - 1
-        ids = list(documents)
-        return documents[ids[index]] if 0 <= index < len(ids) else None
+        resolver = SourceResolver(
+            documents, bibliography=self.bibliography, numbers=self.numeric_sources
+        )
+        source = resolver.resolve(citation)
+        return documents.get(source.source_id) if isinstance(source, Resolved) else None
 
     def _elsewhere(
         self,

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
+from functools import lru_cache
 
-__all__ = ["DASHES", "CodeRegions", "is_link_label"]
+__all__ = ["DASHES", "CodeRegions", "code_regions", "is_link_label"]
 
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 """Characters that join the two ends of a range (``2-4``, ``2–4``), for regex classes."""
@@ -40,6 +41,13 @@ class CodeRegions:
         """True when ``text[start:end]`` touches code."""
         index = bisect_right(self._ends, start)
         return index < len(self._starts) and self._starts[index] < end
+
+
+@lru_cache(maxsize=4)
+def code_regions(text: str) -> CodeRegions:
+    """The :class:`CodeRegions` of ``text``, found once for the several syntaxes that scan the
+    same text one after the other."""
+    return CodeRegions(text)
 
 
 def is_link_label(text: str, start: int, end: int) -> bool:

@@ -6,6 +6,12 @@ The claim is the text since the previous sentence boundary or the previous marke
 nearer; a marker after the full stop (``capital. [1]``) takes the sentence before it. Markers
 standing together (``[1][2]``, ``[1], [3]``) vouch for the same words.
 
+An in-text citation is part of its sentence (``Smith (2020) found that …``, ``@doe99 says
+…``): it vouches for the rest of the sentence after it, with a leading reporting verb ("found
+that", "says") left out, and a quotation there is its excerpt. In-text citations joined by
+"and" or a comma (``Smith (2020) and Lee (2019) found …``) share those words; one with no
+words after it (``as shown by Smith (2020).``) takes the words before it, like any marker.
+
 Sentences are split on a copy of the text in which markers are blanked out, so offsets stay
 those of the text and marker brackets never disturb the splitting or leak into a claim.
 """
@@ -36,6 +42,23 @@ _LEADING = re.compile(
 _TRAILING = ",;:([{\u2013\u2014"
 _WORD = re.compile(r"\w")
 """A claim without a letter or digit (a lone quote mark, '…') is no claim."""
+_JOINED = re.compile(r"[\s,;]*(?:(?:and|&|or)\s+)?")
+"""What may stand between in-text citations that share the words after them."""
+_REPORTING = re.compile(
+    r"[\s,;:\u2013\u2014-]*(?:(?:has|have|had|also|further|recently|previously|first)\s+)*"
+    r"(?:(?:found|finds|find|showed|shows|show|shown|reported|reports|report|argued|argues"
+    r"|argue|stated|states|state|wrote|writes|write|noted|notes|note|observed|observes|observe"
+    r"|claimed|claims|claim|suggested|suggests|suggest|demonstrated|demonstrates|demonstrate"
+    r"|concluded|concludes|conclude|said|says|say|explained|explains|explain|described"
+    r"|describes|describe|estimated|estimates|estimate|proposed|proposes|propose|confirmed"
+    r"|confirms|confirm|indicated|indicates|indicate|emphasi[sz]ed|emphasi[sz]es|emphasi[sz]e"
+    r"|pointed\s+out|points\s+out|point\s+out)\b[\s,:]*(?:that\b\s*)?)?"
+)
+"""Leading punctuation and a reporting verb after an in-text citation: not part of its claim."""
+_QUOTATION = re.compile(
+    r'"([^"\n]+)"|\u201c([^\u201d\n]+)\u201d|\u201e([^\u201c\n]+)\u201c'
+    r"|\u00ab([^\u00bb\n]+)\u00bb"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,17 +77,56 @@ def attach(text: str, markers: Sequence[Marker]) -> list[Attachment]:
     (leave malformed ones out: they are ordinary text).
     """
     masked = _blank_out(text, markers)
-    sentence_starts = [start for start, _ in sentence_spans(masked)]
+    sentences = sentence_spans(masked)
+    sentence_starts = [start for start, _ in sentences]
+    sentence_ends = [end for _, end in sentences]
     attachments: list[Attachment] = []
     previous_end = 0
-    for marker in markers:
+    for index, marker in enumerate(markers):
         start = marker.span.start
-        if not attachments or not _TOGETHER.fullmatch(text, previous_end, start):
+        after = _after(masked, sentence_ends, markers, index) if marker.in_text else None
+        if after is not None:
+            attachments.append(after)
+        elif not attachments or not _TOGETHER.fullmatch(text, previous_end, start):
             attachments.append(_attachment(text, masked, sentence_starts, previous_end, start))
         else:
             attachments.append(attachments[-1])
         previous_end = marker.span.end
     return attachments
+
+
+def _after(
+    masked: str, sentence_ends: list[int], markers: Sequence[Marker], index: int
+) -> Attachment | None:
+    """The words after the in-text citation ``markers[index]`` (and the in-text citations it is
+    joined to), up to the end of their sentence or the next marker; ``None`` when there are
+    none."""
+    position = markers[index].span.end
+    following = index + 1
+    while (
+        following < len(markers)
+        and markers[following].in_text
+        and _JOINED.fullmatch(masked, position, markers[following].span.start)
+    ):
+        position = markers[following].span.end
+        following += 1
+    sentence = bisect_right(sentence_ends, position)
+    end = sentence_ends[sentence] if sentence < len(sentence_ends) else len(masked)
+    if following < len(markers):
+        end = min(end, markers[following].span.start)
+    reporting = _REPORTING.match(masked, position, end)
+    start = position if reporting is None else reporting.end()
+    while end > start and (masked[end - 1].isspace() or masked[end - 1] in _TRAILING):
+        end -= 1
+    if _WORD.search(masked, start, end) is None:
+        return None
+    claim = " ".join(masked[start:end].split())
+    quotation = _QUOTATION.search(masked, start, end)
+    if quotation is not None:
+        group = next(g for g in range(1, 5) if quotation.group(g) is not None)
+        excerpt_span = Span(quotation.start(group), quotation.end(group))
+        return Attachment(quotation.group(group), claim, excerpt_span)
+    return Attachment(None, claim, Span(start, end))
 
 
 def _blank_out(text: str, markers: Sequence[Marker]) -> str:

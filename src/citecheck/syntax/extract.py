@@ -1,45 +1,90 @@
 """``extract_citations``: markers from one or more syntaxes → :class:`Citation` objects.
 
 Syntaxes only find markers; this module decides which marker wins where two syntaxes claim the
-same characters (``[[1]]`` is one TIP marker, never also numeric ``[1]``), turns malformed
-markers and unparseable locators into warnings instead of exceptions, and attaches excerpts and
-claims. Bad input yields warnings, never a crash: one broken marker must not sink a batch.
+same characters (``[[1]]`` is one TIP marker, never also numeric ``[1]``), leaves out the
+text's reference list (it is read, not checked), turns malformed markers, unparseable locators
+and marker-like text that no syntax read into warnings instead of exceptions, and attaches
+excerpts and claims. Bad input yields warnings, never a crash: one broken marker must not sink
+a batch. Every warning about a place in the text names it as ``at characters START-END``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from bisect import bisect_right
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 
 from citecheck import registry
 from citecheck.errors import InputError, LocationError
 from citecheck.locations import Location
-from citecheck.model import Citation, Marker, Reference
+from citecheck.model import Citation, Marker, Reference, Span
 from citecheck.protocols import CitationSyntax
 from citecheck.syntax.excerpts import Attachment, attach
+from citecheck.syntax.lookalikes import find_lookalikes
+from citecheck.syntax.reference_list import ReferenceList, find_reference_list
 
-__all__ = ["AUTO", "SyntaxSpec", "extract_citations"]
+__all__ = ["AUTO", "Extraction", "SyntaxSpec", "extract_citations", "extract_text"]
 
-AUTO = ("tip", "pandoc", "numeric")
+AUTO = ("tip", "pandoc", "numeric", "author_year")
 """The syntaxes ``syntax="auto"`` runs."""
 
 SyntaxSpec = str | CitationSyntax | Sequence[str | CitationSyntax]
 """``"auto"``, a registered syntax name, a syntax object, or a sequence of those."""
 
 
-def extract_citations(text: str, syntax: SyntaxSpec = "auto") -> tuple[list[Citation], list[str]]:
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """What a text cites: its citations in text order, the warnings, and its reference list."""
+
+    citations: tuple[Citation, ...]
+    warnings: tuple[str, ...]
+    reference_list: ReferenceList | None
+
+
+def extract_citations(
+    text: str, syntax: SyntaxSpec = "auto", *, known_ids: Collection[str] | None = None
+) -> tuple[list[Citation], list[str]]:
     """The citations in ``text`` (one per cited reference, in text order) and the warnings.
 
-    Each warning is one sentence about a malformed marker (which yields no citation and stays
-    ordinary text) or a locator that is not a location (the citation keeps ``locator`` and has
-    ``location=None``).
+    Each warning is one sentence naming where it stands (``at characters 12-19``): a malformed
+    marker (which yields no citation and stays ordinary text), a locator that is not a
+    location (the citation keeps ``locator`` and has ``location=None``), or marker-like text
+    that no syntax read (``[1, x]``, ``[Smith 2020]``, an unknown bare ``@key``).
+    ``known_ids`` are the ids of the sources: a bare ``@key`` naming one is a citation.
     """
+    extraction = extract_text(text, syntax, known_ids=known_ids)
+    return list(extraction.citations), list(extraction.warnings)
+
+
+def extract_text(
+    text: str, syntax: SyntaxSpec = "auto", *, known_ids: Collection[str] | None = None
+) -> Extraction:
+    """:func:`extract_citations`, with the text's reference list."""
     if not isinstance(text, str):
         raise InputError(f"text must be a string, got {type(text).__name__}")
-    markers = _merge(marker for found in _syntaxes(syntax) for marker in found.scan(text))
+    syntaxes = _syntaxes(syntax, frozenset(known_ids or ()))
+    reference_list = find_reference_list(text)
+    skip = None if reference_list is None else reference_list.span
+    markers = [
+        marker
+        for marker in _merge(m for found in syntaxes for m in found.scan(text))
+        if skip is None or not skip.overlaps(marker.span)
+    ]
     warnings = [
-        f"Ignored a malformed {marker.syntax} marker: {marker.error}."
+        f"Ignored a malformed {marker.syntax} marker {marker.raw!r} at characters "
+        f"{_where(marker.span)}: {marker.error.rstrip('.')}."
         for marker in markers
         if marker.error is not None
+    ]
+    in_use = {getattr(s, "name", None) for s in syntaxes}
+    starts = [marker.span.start for marker in markers]
+    warnings += [
+        f"{text[lookalike.span.start : lookalike.span.end]!r} at characters "
+        f"{_where(lookalike.span)} looks like a citation, but no syntax read it: "
+        f"{lookalike.why}."
+        for lookalike in find_lookalikes(text, skip)
+        if (lookalike.syntax is None or lookalike.syntax in in_use)
+        and not _covered(markers, starts, lookalike.span)
     ]
     valid = [marker for marker in markers if marker.error is None and marker.references]
     citations: list[Citation] = []
@@ -49,13 +94,20 @@ def extract_citations(text: str, syntax: SyntaxSpec = "auto") -> tuple[list[Cita
             citations.append(citation)
             if warning is not None:
                 warnings.append(warning)
-    return citations, warnings
+    return Extraction(tuple(citations), tuple(warnings), reference_list)
 
 
-def _syntaxes(spec: SyntaxSpec) -> list[CitationSyntax]:
+def _syntaxes(spec: SyntaxSpec, known_ids: frozenset[str]) -> list[CitationSyntax]:
+    """The syntaxes of ``spec``; those that read the keys of known sources (the pandoc syntax's
+    bare ``@key``) are told ``known_ids`` through their ``knowing`` method."""
     specs = [spec] if isinstance(spec, str) or not isinstance(spec, Sequence) else list(spec)
     names = [name for item in specs for name in (AUTO if item == "auto" else (item,))]
-    return [registry.create("syntaxes", name) for name in names]
+    syntaxes: list[CitationSyntax] = []
+    for name in names:
+        syntax = registry.create("syntaxes", name)
+        knowing = getattr(syntax, "knowing", None)
+        syntaxes.append(knowing(known_ids) if callable(knowing) else syntax)
+    return syntaxes
 
 
 def _merge(markers: Iterable[Marker]) -> list[Marker]:
@@ -67,6 +119,17 @@ def _merge(markers: Iterable[Marker]) -> list[Marker]:
     return kept
 
 
+def _covered(markers: Sequence[Marker], starts: Sequence[int], span: Span) -> bool:
+    """True when one of ``markers`` (in text order, not overlapping, starting at ``starts``)
+    holds ``span``."""
+    index = bisect_right(starts, span.start) - 1
+    return index >= 0 and markers[index].span.contains(span)
+
+
+def _where(span: Span) -> str:
+    return f"{span.start}-{span.end}"
+
+
 def _citation(
     text: str, marker: Marker, reference: Reference, attachment: Attachment
 ) -> tuple[Citation, str | None]:
@@ -76,8 +139,9 @@ def _citation(
             location = Location.parse(reference.locator)
         except LocationError:
             warning = (
-                f"Could not parse the location {reference.locator!r} of {marker.raw!r} at offset "
-                f"{marker.span.start}; the citation keeps its locator but has no location."
+                f"Could not parse the location {reference.locator!r} of {marker.raw!r} at "
+                f"characters {_where(marker.span)}; the citation keeps its locator but has no "
+                "location."
             )
     citation = Citation(
         source_id=reference.source_id,

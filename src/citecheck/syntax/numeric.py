@@ -1,4 +1,10 @@
-"""Numeric markers: ``[1]``, ``[1, 3]``, ``[2-4]``, ``[2–4]`` (ranges expand to 2, 3, 4).
+"""Numeric markers: ``[1]``, ``[1, 3]``, ``[2-4]``, ``[2–4]`` (ranges expand to 2, 3, 4), and
+with a locator: ``[1, p. 12]``, ``[1, pp. 3-4]``, ``[1: p. 12]``, ``[1 p. 12]``.
+
+A locator belongs to the number right before it (``[1, 3, p. 5]`` cites 1, and p. 5 of 3); one
+after a range says not which source it is in, so ``[2-4, p. 5]`` is malformed. Brackets whose
+numbers stand with other text (``[1, x]``) are no numeric marker; the extractor reports them
+as marker-like text that nothing read.
 
 Square brackets around numbers are also array indexes (``a[1]``), Markdown links (``[1](url)``,
 ``[1]: url``) and code, so those are not citations. A range is capped at
@@ -11,39 +17,46 @@ import re
 from collections.abc import Iterator
 
 from citecheck.model import Marker, Reference, Span
-from citecheck.syntax._scan import DASHES, CodeRegions, is_link_label
+from citecheck.syntax._locators import whole_locator
+from citecheck.syntax._scan import DASHES, code_regions, is_link_label
 
 __all__ = ["MAX_REFERENCES", "NumericSyntax"]
 
 MAX_REFERENCES = 1000
 """The most numbers one marker may cite; more makes the marker malformed."""
 
-_ITEM = rf"\d{{1,9}}(?:[ \t]*[{DASHES}][ \t]*\d{{1,9}})?"
-_MARKER = re.compile(rf"\[[ \t]*(?P<body>{_ITEM}(?:[ \t]*[,;][ \t]*{_ITEM})*)[ \t]*\]")
-_RANGE = re.compile(rf"(\d+)(?:[ \t]*[{DASHES}][ \t]*(\d+))?")
+_BRACKET = re.compile(r"\[(?P<body>[ \t]*\d[^\[\]\n]*)\]")
+_ITEM = re.compile(
+    rf"(?P<first>\d{{1,9}})(?:[ \t]*[{DASHES}][ \t]*(?P<last>\d{{1,9}}))?"
+    r"(?:(?:[ \t]*:[ \t]*|[ \t]+)(?P<locator>\S.*))?"
+)
+_SEPARATOR = re.compile(r"[,;]")
 
 
 class NumericSyntax:
-    """Finds ``[n]``, ``[n, m]`` and ``[n-m]`` markers that are not indexes, links or code."""
+    """Finds ``[n]``, ``[n, m]``, ``[n-m]`` and ``[n, p. 12]`` markers that are not indexes,
+    links or code."""
 
     name: str = "numeric"
 
     def scan(self, text: str) -> Iterator[Marker]:
         """The markers in ``text``, in order; malformed ones carry an ``error``."""
-        code = CodeRegions(text)
+        code = code_regions(text)
         previous_end = -1
-        for match in _MARKER.finditer(text):
+        for match in _BRACKET.finditer(text):
             start, end = match.span()
             if (
-                _stands_alone(text, start, previous_end)
+                stands_alone(text, start, previous_end)
                 and not is_link_label(text, start, end)
                 and not code.overlaps(start, end)
             ):
-                previous_end = end
-                yield _marker(match)
+                marker = _marker(match)
+                if marker is not None:
+                    previous_end = end
+                    yield marker
 
 
-def _stands_alone(text: str, start: int, previous_end: int) -> bool:
+def stands_alone(text: str, start: int, previous_end: int) -> bool:
     """False for indexes: ``a[1]``, ``x[1][2]``; ``[1][2]`` and ``[[ctx]][2]`` are citations."""
     before = text[start - 1] if start else " "
     if before == "]":
@@ -51,18 +64,35 @@ def _stands_alone(text: str, start: int, previous_end: int) -> bool:
     return not (before.isalnum() or before == "_")
 
 
-def _marker(match: re.Match[str]) -> Marker:
-    raw, start = match.group(), match.start()
-    span = Span(start, match.end())
-    numbers: list[int] = []
-    for item in _RANGE.finditer(match.group("body")):
-        first = int(item.group(1))
-        last = first if item.group(2) is None else int(item.group(2))
+def _marker(match: re.Match[str]) -> Marker | None:
+    """The marker in the brackets, ``None`` when they hold something besides numbers and
+    locators, malformed for a reversed range, too many numbers or a locator after a range."""
+    raw = match.group()
+    span = Span(match.start(), match.end())
+    items: list[tuple[int, int, str | None]] = []  # first, last, locator
+    for token in (t.strip() for t in _SEPARATOR.split(match.group("body"))):
+        item = _ITEM.fullmatch(token)
+        if item is not None:
+            locator = item.group("locator")
+            if locator is not None and whole_locator(locator) is None:
+                return None
+            first, last = int(item.group("first")), int(item.group("last") or item.group("first"))
+            items.append((first, last, locator))
+            continue
+        locator = whole_locator(token)
+        if locator is None or not items or items[-1][2] is not None:
+            return None
+        first, last, _ = items[-1]
+        if last != first:
+            error = f"a locator after the range {first}-{last} does not say which source it is in"
+            return Marker(span, raw, "numeric", error=error)
+        items[-1] = (first, last, locator)
+    references: list[Reference] = []
+    for first, last, locator in items:
         if last < first:
-            error = f"reversed range {item.group()!r} in {raw!r} at offset {start}"
+            return Marker(span, raw, "numeric", error=f"the range {first}-{last} is reversed")
+        if len(references) + last - first + 1 > MAX_REFERENCES:
+            error = f"it cites more than {MAX_REFERENCES} numbers"
             return Marker(span, raw, "numeric", error=error)
-        if len(numbers) + last - first + 1 > MAX_REFERENCES:
-            error = f"{raw!r} at offset {start} cites more than {MAX_REFERENCES} numbers"
-            return Marker(span, raw, "numeric", error=error)
-        numbers.extend(range(first, last + 1))
-    return Marker(span, raw, "numeric", tuple(Reference(str(n)) for n in numbers))
+        references.extend(Reference(str(n), locator) for n in range(first, last + 1))
+    return Marker(span, raw, "numeric", tuple(references))

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from citecheck.model import Marker, Reference, Span
-from citecheck.syntax._scan import CodeRegions
+from citecheck.syntax._scan import code_regions
 
 __all__ = ["TipSyntax"]
 
@@ -27,22 +27,22 @@ class TipSyntax:
 
     def scan(self, text: str) -> Iterator[Marker]:
         """The markers in ``text``, in order; malformed ones carry an ``error``."""
-        code = CodeRegions(text)
+        code = code_regions(text)
         for match in _MARKER.finditer(text):
             if not code.overlaps(*match.span()):
                 yield _marker(match)
 
 
 def _marker(match: re.Match[str]) -> Marker:
-    raw, start = match.group(), match.start()
-    span = Span(start, match.end())
+    raw = match.group()
+    span = Span(match.start(), match.end())
     body = match.group("body")
     if body is None:
-        return Marker(span, raw, "tip", error=f"unclosed marker {raw!r} at offset {start}")
+        return Marker(span, raw, "tip", error="it is never closed")
     source_id, colon, locator = body.partition(":")
     source_id = source_id.strip()
     if not source_id:
-        problem = "is empty" if not body.strip() else "has no source id"
-        return Marker(span, raw, "tip", error=f"marker {raw!r} at offset {start} {problem}")
+        problem = "it is empty" if not body.strip() else "it has no source id"
+        return Marker(span, raw, "tip", error=problem)
     reference = Reference(source_id, locator.strip() if colon else None)
     return Marker(span, raw, "tip", (reference,))

@@ -1,0 +1,123 @@
+"""Marker-like text: what a reader would take for a citation, whether or not a syntax read it.
+
+The extractor warns about every such span that no marker covers, so a citation is never
+skipped in silence. The rules are narrow enough that prose brackets stay quiet:
+
+- brackets that open with a number and hold more (``[1, x]``, ``[3 apples]``); not ``[1.5]``,
+  not a number of ten digits, not an index (``a[1]``) or a link label;
+- brackets with an ``@`` that starts a key (``[@]``, ``[see @x]``); not ``[jane@example.com]``;
+- brackets with a name and a year (``[Smith 2020]``) or with a page (``[stoker2022, p.213]``);
+- parentheses with a name and a year in them (``(see Figure 3 in Smith 2020)``); not
+  ``(March 2020)``, ``(in 2020)`` or ``(2020)`` alone;
+- a name right before a year in parentheses (``Smith (2020)``);
+- a bare ``@key`` after a space, ``(``, ``[``, ``;`` or ``-`` (``@doe99``, ``@doe99 [p. 33]``).
+
+Code, Markdown links and the text's reference list are never marker-like. ``[[`` needs no rule
+here: the TIP syntax reads every one, as a marker or as a malformed one that it reports. Each
+rule belongs to the syntax that reads such text, so a caller who leaves a syntax out is not
+warned about its markers; the bracketed author–year and page rules belong to none and always
+count.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from citecheck.model import Span
+from citecheck.syntax._scan import code_regions
+from citecheck.syntax.author_year import NAME, NAME_YEAR, YEAR
+from citecheck.syntax.numeric import stands_alone
+from citecheck.syntax.pandoc import in_text_markers
+from citecheck.syntax.reference_list import find_reference_list
+
+__all__ = ["Lookalike", "find_lookalikes", "marker_like_spans"]
+
+_BRACKET = re.compile(r"\[(?P<body>[^\[\]\n]{1,200})\]")
+_NUMBER_AND_MORE = re.compile(r"[ \t]*\d{1,9}(?![\d.])[^\]]*[^\d\s\]]")
+_AT_KEY = re.compile(r"(?<![^\s\-;\[])-?@(?:[\w{]|[ \t]*(?:[,;\]]|$))")
+_PAGE = re.compile(r"\b(?:pp?|pages?)\.?[ \t]*\d", re.IGNORECASE)
+_PARENTHESES = re.compile(r"\((?P<body>[^()\n]{1,300})\)")
+_YEAR_IN_PARENTHESES = re.compile(rf"[ \t]+\([ \t]*{YEAR}[^()\n]{{0,100}}\)")
+_NAME_BEFORE = re.compile(rf"{NAME}(?:[ \t]+et[ \t]+al\.?)?(?:['’]s)?$")
+_REACH = 100
+"""How far before a year in parentheses the name may start."""
+_LINK_LABEL = re.compile(r"!?\[[^\[\]\n]*\](?=\()|^[ \t]*\[[^\[\]\n]*\]:", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class Lookalike:
+    """A marker-like span, the syntax that would read it (``None``: none would) and why it
+    looks like a citation."""
+
+    span: Span
+    syntax: str | None
+    why: str
+
+
+def marker_like_spans(text: str) -> list[Span]:
+    """Every marker-like span of ``text`` (see the module), in text order."""
+    reference_list = find_reference_list(text)
+    skip = None if reference_list is None else reference_list.span
+    return [lookalike.span for lookalike in find_lookalikes(text, skip)]
+
+
+def find_lookalikes(text: str, skip: Span | None) -> list[Lookalike]:
+    """The marker-like spans of ``text`` outside code, links and ``skip`` (its reference list),
+    in text order."""
+    code = code_regions(text)
+    labels = [m.span() for m in _LINK_LABEL.finditer(text)]  # in order, never overlapping
+    label_ends = [end for _, end in labels]
+
+    def hidden(span: Span) -> bool:
+        index = bisect_right(label_ends, span.start)
+        in_label = index < len(labels) and labels[index][0] < span.end
+        return in_label or code.overlaps(span.start, span.end) or bool(skip and skip.overlaps(span))
+
+    candidates = sorted(
+        (lookalike for lookalike in _candidates(text) if not hidden(lookalike.span)),
+        key=lambda lookalike: (lookalike.span.start, -len(lookalike.span)),
+    )
+    found: list[Lookalike] = []  # one per region: none inside another
+    reach = -1  # the furthest end of those kept, all of which start no later
+    for lookalike in candidates:
+        if lookalike.span.end > reach:
+            found.append(lookalike)
+            reach = lookalike.span.end
+    return found
+
+
+def _candidates(text: str) -> Iterator[Lookalike]:
+    for match in _BRACKET.finditer(text):
+        start, end = match.span()
+        if text.startswith("[", start - 1) and text.startswith("]", end) and start:
+            continue  # the inside of [[…]]: the TIP syntax's
+        body = match.group("body")
+        span = Span(start, end)
+        if _NUMBER_AND_MORE.match(body) and stands_alone(text, start, -1):
+            yield Lookalike(span, "numeric", "numbers in brackets stand with other text")
+        elif _AT_KEY.search(body):
+            yield Lookalike(span, "pandoc", "it holds an '@' but no key that could be read")
+        elif NAME_YEAR.search(body):
+            yield Lookalike(
+                span,
+                None,
+                "an author and year in square brackets; write them in "
+                "parentheses, (Smith 2020), or cite a key, [@smith2020]",
+            )
+        elif _PAGE.search(body):
+            yield Lookalike(span, None, "a page in brackets, with no source citecheck can read")
+    for match in _PARENTHESES.finditer(text):
+        if NAME_YEAR.search(match.group("body")):
+            why = "an author and year that could not be read as an author–year citation"
+            yield Lookalike(Span(*match.span()), "author_year", why)
+    for year in _YEAR_IN_PARENTHESES.finditer(text):
+        name = _NAME_BEFORE.search(text, max(0, year.start() - _REACH), year.start())
+        if name is not None:
+            why = "a name before a year that could not be read as an author–year citation"
+            yield Lookalike(Span(name.start(), year.end()), "author_year", why)
+    for marker in in_text_markers(text):
+        why = "a bare @key is a citation only when it names a known source"
+        yield Lookalike(marker.span, "pandoc", why)
