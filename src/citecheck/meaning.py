@@ -474,8 +474,14 @@ def _word_changes(
     changes = []
     blocks = [op for op in Levenshtein.opcodes(ours_all, theirs_all) if op.tag != "equal"]
     for a, b, c, d in _fused(_merged(blocks), ours_all, theirs_all):
-        inside = theirs_all[max(c, passage[0]) : min(d, passage[1])]
-        edges = (c <= passage[0], d >= passage[1])
+        # Source words that a quotation skips between words it shares with the text before or
+        # after the passage are inside the quotation all the same, whatever the passage's
+        # estimated edges: "A merchant" against "a greedy merchant" leaves out "greedy".
+        interior = omissions and a == b and _skipped_at_edge(ours_all, theirs_all, a, c, d, passage)
+        inside = (
+            theirs_all[c:d] if interior else theirs_all[max(c, passage[0]) : min(d, passage[1])]
+        )
+        edges = (not interior and c <= passage[0], not interior and d >= passage[1])
         if ours_all[a:b] and inside and _slip_within(ours_all[a:b], inside, *edges):
             continue  # "ore" for "are", "thc chamher" for "the chamber": slips, stop words or not
         apart = _counted_apart if omissions else _ignorable  # a quotation keeps its stop words
@@ -492,9 +498,24 @@ def _word_changes(
                 )
         elif ours and not (omissions is False and at_edge):
             changes.append(f"the {noun} adds {' '.join(ours)!r}")
-        elif theirs and omissions and c > passage[0] and d < passage[1]:
+        elif theirs and omissions and (interior or (c > passage[0] and d < passage[1])):
             changes.append(f"the {noun} leaves out {' '.join(theirs)!r}")
     return changes
+
+
+def _skipped_at_edge(
+    ours: list[str], theirs: list[str], at: int, start: int, end: int, passage: tuple[int, int]
+) -> bool:
+    """Whether the source words ``theirs[start:end]``, which the text skips at its word
+    ``at``, lie just outside the passage between words the text shares with the source there:
+    the text's words before them are the source's words before them (at the passage's start),
+    or its words after them the source's words after them (at its end)."""
+    if 0 < at < len(ours) and end == passage[0] and start >= at:
+        return ours[:at] == theirs[start - at : start]
+    if 0 < at < len(ours) and start == passage[1]:
+        rest = len(ours) - at
+        return ours[at:] == theirs[end : end + rest]
+    return False
 
 
 def _slip_within(ours: list[str], theirs: list[str], first: bool, last: bool) -> bool:
