@@ -470,6 +470,12 @@ def test_quoted_excerpt(text: str, excerpt: str) -> None:
     assert excerpt.split()[0] in citation.claim
 
 
+def test_a_quotation_may_span_blank_lines() -> None:
+    """Whitespace of any kind inside a quotation is noise: a multi-paragraph quote is one."""
+    citation = only('He wrote "first paragraph\n\nsecond" [2].')
+    assert citation.excerpt == "first paragraph\n\nsecond"
+
+
 def test_claim_of_a_quoted_excerpt_is_the_surrounding_sentence() -> None:
     citation = only('Earlier text. The report says "It rains. It pours." [[ctx-1]] Later.')
     assert citation.excerpt == "It rains. It pours."
@@ -481,8 +487,8 @@ def test_claim_of_a_quoted_excerpt_is_the_surrounding_sentence() -> None:
     [
         '"It rains" said the report [1].',
         'He wrote "a [1] b" [2].',
-        'He wrote "first paragraph\n\nsecond" [2].',
         'He wrote "" [2].',
+        'It said x"first paragraph.\n\nlater a stray" [2].',
         'Sizes 5" and 6" [2].',
     ],
 )

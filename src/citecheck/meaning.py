@@ -156,9 +156,14 @@ def meaning_differences(
             f"the {noun} gives the numbers {', '.join(our_numbers)} in another order than the "
             f"source ({', '.join(their_numbers)})"
         )
-    differences.extend(
-        _word_changes(our_words, their_words, before, after, omissions=omissions, noun=noun)
-    )
+    changes = _word_changes(our_words, their_words, before, after, omissions=omissions, noun=noun)
+    if changes and (before or after):
+        # The text around the passage absorbs words its estimated edges cut off, but a word
+        # alignment over it can also pair a repeated word ("the") with the wrong one: the
+        # passage alone is the other reading, and a real change shows in both.
+        alone = _word_changes(our_words, their_words, "", "", omissions=omissions, noun=noun)
+        changes = min(changes, alone, key=len)
+    differences.extend(changes)
     return differences
 
 
@@ -472,7 +477,10 @@ def _word_changes(
     # A claim may reorder: a word it moves is neither added nor replaced.
     moved = set() if omissions else set(ours_all) & set(theirs_all)
     changes = []
-    blocks = [op for op in Levenshtein.opcodes(ours_all, theirs_all) if op.tag != "equal"]
+    # Aligned by their letters as OCR reads them, so "fhe committee" pairs with "the committee"
+    # and not with whatever else the edit distance finds as cheap.
+    keys = [fold_letters(w) for w in ours_all], [fold_letters(w) for w in theirs_all]
+    blocks = [op for op in Levenshtein.opcodes(*keys) if op.tag != "equal"]
     for a, b, c, d in _fused(_merged(blocks), ours_all, theirs_all):
         # Source words that a quotation skips between words it shares with the text before or
         # after the passage are inside the quotation all the same, whatever the passage's
@@ -482,7 +490,17 @@ def _word_changes(
             theirs_all[c:d] if interior else theirs_all[max(c, passage[0]) : min(d, passage[1])]
         )
         edges = (not interior and c <= passage[0], not interior and d >= passage[1])
-        if ours_all[a:b] and inside and _slip_within(ours_all[a:b], inside, *edges):
+        if (
+            ours_all[a:b]
+            and (
+                (inside and _slip_within(ours_all[a:b], inside, *edges))
+                # Words the passage's estimated start or end left in the text around it.
+                or (
+                    (c < passage[0] or d > passage[1])
+                    and _slip_within(ours_all[a:b], theirs_all[c:d], c < passage[0], d > passage[1])
+                )
+            )
+        ):
             continue  # "ore" for "are", "thc chamher" for "the chamber": slips, stop words or not
         apart = _counted_apart if omissions else _ignorable  # a quotation keeps its stop words
         ours = [w for w in ours_all[a:b] if not apart(w) and w not in moved]

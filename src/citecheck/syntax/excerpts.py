@@ -168,11 +168,19 @@ def _quotation(text: str, low: int, marker_start: int) -> Span | None:
     if close <= low or text[close] not in _OPENERS:
         return None
     open_ = max(text.rfind(mark, low, close) for mark in _OPENERS[text[close]])
-    if open_ < 0 or open_ + 1 == close or _BLANK_LINE.search(text, open_, close):
+    if open_ < 0 or open_ + 1 == close:
         return None
+    if _BLANK_LINE.search(text, open_, close) and not _opens(text, open_):
+        return None  # a stray mark in an earlier paragraph; a quotation may span blank lines
     if text[close] == '"' and (text[open_ + 1].isspace() or text[close - 1].isspace()):
         return None  # '" a b "' pairs a closing quote with an opening one
     return Span(open_ + 1, close)
+
+
+def _opens(text: str, at: int) -> bool:
+    """Whether the quote mark at ``at`` stands where a quotation opens: at the start of the
+    text or of a word (after a space, a bracket, a colon or a dash)."""
+    return at == 0 or text[at - 1].isspace() or text[at - 1] in "([{:\u2013\u2014-"
 
 
 def _trim(masked: str, start: int, end: int) -> tuple[int, int]:
