@@ -5,6 +5,7 @@ impossible (``John 3:99``) is kept, so that it fails instead of vanishing."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -209,3 +210,10 @@ def test_a_verse_zero_that_pythonbible_reads_as_no_verse_is_impossible() -> None
     assert [m.raw for m in mentions] == ["Exodus xxix. 0"]
     assert mentions[0].problem is not None
     assert "starts at 1" in mentions[0].problem
+
+
+def test_a_book_pythonbible_knows_and_the_scheme_does_not_fails_by_name() -> None:
+    protestant = replace(SCHEME, books=SCHEME.books[:66])
+    mentions, _ = ReferenceExtractor(protestant).extract("Tobit 1:1 and John 3:16")
+    refs = [r for m in mentions for r in m.references]
+    assert [(r.canonical, r.known) for r in refs] == [("Tobit 1:1", False), ("John 3:16", True)]

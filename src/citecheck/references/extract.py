@@ -501,16 +501,20 @@ class ReferenceExtractor:
             if found is None or not any(ch.isdigit() for ch in text[found[1] : end]):
                 continue  # a book without a number (``1 Sam``) is prose as often as not
             book = self.scheme.book_by_number(found[0])
+            name = (
+                _Name(start, found[1], book=book)
+                if book is not None
+                else _Name(start, found[1], written=text[start : found[1]].rstrip(". \t"))
+            )
             own: tuple[Mention, list[str]] | None = None
-            if book is not None:
-                tail = self._tail.match(text, _skip_space(text, found[1]))
-                name = _Name(start, found[1], book=book)
-                if tail is not None and not tail.group("minus"):
-                    numbers = self._read_numbers(text, name, tail)
-                    if numbers is not None:
-                        own = self._mention(text, Span(start, numbers[0]), numbers[1])
+            tail = self._tail.match(text, _skip_space(text, found[1]))
+            if tail is not None and not tail.group("minus"):
+                numbers = self._read_numbers(text, name, tail)
+                if numbers is not None:
+                    own = self._mention(text, Span(start, numbers[0]), numbers[1])
             if own is not None and (
-                own[0].problem
+                book is None  # a book pythonbible knows and the scheme does not: it fails
+                or own[0].problem
                 or own[0].doubt
                 or (own[0].span.end == end and _PLAIN.fullmatch(text, found[1], end))
             ):

@@ -61,8 +61,10 @@ _LEADING_NUMBER = re.compile(
 name is not one: ``Isa`` is Isaiah."""
 
 
+@lru_cache(maxsize=8192)
 def fold(name: str) -> str:
-    """``name`` lowercased, without diacritics and without non-alphanumerics.
+    """``name`` lowercased, without diacritics and without non-alphanumerics (cached: every
+    answer asks for the same few names).
 
     >>> fold("Bālakāṇḍa"), fold("1 John"), fold("Bala-Kanda")
     ('balakanda', '1john', 'balakanda')
@@ -96,6 +98,7 @@ def name_key(name: str) -> str:
     return fold(name)
 
 
+@lru_cache(maxsize=4096)
 def number_word(word: str) -> int | None:
     """The number a word before a name stands for: ``2``, ``2nd``, ``II``, ``Second`` → 2;
     ``None`` for any other word."""
