@@ -6,7 +6,8 @@ Run from the repository root (the Bible part needs the ``bible`` extra)::
 
 An answer citing the Valmiki Ramayana is checked against a structure map (how many shlokas
 each sarga has; here the first sargas of the Bala Kanda, given inline), and one citing the
-Bible against pythonbible. Each prints PASS or FAIL with the phantom citations and why.
+Bible against pythonbible. Each prints PASS or FAIL with the phantom citations and why; a
+reference whose kanda cannot be told (``AK``: Ayodhya or Aranya) is unchecked, not guessed.
 """
 
 from __future__ import annotations
@@ -19,12 +20,17 @@ BALA = {"Bala": [100, 43, 39, 36, 23]}
 
 ANSWER = (
     "Valmiki asks Narada who the ideal man is [Bala Kanda 1.1], and Narada answers at length "
-    "(Bala 1.8-10). The poem then describes Ayodhya [Bala 5.6], as Bala 1.999 and "
-    "Bala Kanda, Sarga 3, Shloka 50 also do."
+    "(Bala 1.8-10). The poem then describes Ayodhya [Bala 5.6], as Bala 1:999 and "
+    "Bala Kanda, Sarga 3, Shloka 50 also do; Rama leaves it in [AK 2.3]."
 )
 
 report = citecheck.verify_references(ANSWER, scheme="valmiki_ramayana", against=BALA)
 print(report.to_text())
+print()
+
+for template in ("T3", "T1"):  # T3 answers need no citations, T1 answers must cite
+    greeting = citecheck.verify_references("Namaste!", against=BALA, template=template)
+    print(f"a {template} answer without citations: {greeting.result}")
 print()
 
 golden = [

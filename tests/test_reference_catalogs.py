@@ -321,3 +321,23 @@ def test_an_empty_index_holds_nothing() -> None:
 def test_index_catalog_options_are_checked(options: dict[str, Any]) -> None:
     with pytest.raises(ConfigError):
         IndexCatalog(MemoryIndex(), RAMAYANA, **options)
+
+
+@pytest.mark.parametrize("numbers", [(1, 0), (0,), (0, 1)])
+def test_a_number_zero_exists_in_no_catalog(numbers: tuple[int, ...]) -> None:
+    index = MemoryIndex()
+    index.upsert(corpus_records())
+    zero = RAMAYANA.reference("Bala", numbers)
+    for catalog in (StructureMap(RAMAYANA, COUNTS), IndexCatalog(index, RAMAYANA)):
+        presence = catalog.lookup([zero])[zero]
+        assert presence.exists is False
+        assert "starts at 1" in presence.reason
+
+
+def test_a_verse_zero_is_no_verse_in_pythonbible() -> None:
+    pytest.importorskip("pythonbible")
+    from citecheck.references import PythonBibleCatalog
+
+    scheme = bible()
+    zero = scheme.reference("Exodus", (29, 0))
+    assert PythonBibleCatalog(scheme).lookup([zero])[zero].exists is False

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -84,7 +86,21 @@ def test_bible_names(written: str, canonical: str) -> None:
     book = BIBLE.book(written)
     assert book is not None
     assert book.name == canonical
-    assert len(BIBLE.books) == 66
+
+
+def test_the_bible_has_pythonbibles_72_books_numbered_as_there() -> None:
+    assert len(BIBLE.books) == 72
+    assert [(b.number, b.name) for b in BIBLE.books[65:67]] == [
+        (66, "Revelation"),
+        (67, "1 Esdras"),
+    ]
+    assert [b.name for b in BIBLE.books if b.single_part] == [
+        "Obadiah",
+        "Philemon",
+        "2 John",
+        "3 John",
+        "Jude",
+    ]
 
 
 def test_bible_canonical_strings_use_a_colon() -> None:
@@ -244,3 +260,219 @@ def test_extraction_never_crashes_and_spans_are_the_text(text: str) -> None:
             assert all(n >= 1 for n in ref.numbers)
     for item in EXTRACT.lookalikes(text, mentions):
         assert text[item.span.start : item.span.end] == item.text
+
+
+# -- issue 15: separators, short forms, the generic machinery learning from pythonbible ------
+
+GENERIC_BIBLE = ReferenceExtractor(replace(BIBLE, parser=None))
+"""The Bible through the generic machinery alone, as without the ``bible`` extra."""
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[Sundara Kanda 15:999]", [["Sundara 15.999"]]),
+        ("(Ayodhya 2:999)", [["Ayodhya 2.999"]]),
+        ("Sundara 5:15:30", [["Sundara 15.30"]]),
+        ("(Ayodhya 2:3-5)", [["Ayodhya 2.3", "Ayodhya 2.4", "Ayodhya 2.5"]]),
+        ("Bala 1:1 and 1:5 agree", [["Bala 1.1", "Bala 1.5"]]),
+        ("Sundara 15: 30", [["Sundara 15.30"]]),
+    ],
+)
+def test_a_colon_between_levels_is_read(text: str, expected: list[list[str]]) -> None:
+    assert canonicals(text) == expected
+
+
+def test_a_colon_is_read_in_a_scheme_that_lists_only_the_full_stop() -> None:
+    code = ReferenceScheme("code", "Code", ("book", "article", "paragraph"), (Book("Civil", 1),))
+    assert canonicals("Civil 3:4 and Civil 5.6", ReferenceExtractor(code)) == [
+        ["Civil 3.4"],
+        ["Civil 5.6"],
+    ]
+
+
+@pytest.mark.parametrize("text", ["Sundara 15/30", "[Sundara Kanda 15_30]", "(Ayodhya 2·3)"])
+def test_an_unlisted_separator_never_truncates_the_reference(text: str) -> None:
+    mentions, _ = EXTRACT.extract(text)
+    assert len(mentions) == 1
+    mention = mentions[0]
+    assert mention.doubt is not None
+    assert "not a separator" in mention.doubt
+    assert [r.canonical for r in mention.references] != ["Sundara 15"]
+    assert all(r.numbers != (15,) for r in mention.references)
+
+
+@pytest.mark.parametrize(
+    ("text", "kanda"),
+    [
+        ("BK 1.1", "Bala"),
+        ("AyK 2.3", "Ayodhya"),
+        ("Ay 2.3", "Ayodhya"),
+        ("ArK 3.4", "Aranya"),
+        ("KK 4.1", "Kishkindha"),
+        ("kk 4.1", "Kishkindha"),
+        ("SK 5.3", "Sundara"),
+        ("sk 5.3", "Sundara"),
+        ("S.K. 5.3", "Sundara"),
+        ("[SK 5.3]", "Sundara"),
+        ("YK 6.1", "Yuddha"),
+        ("LK 6.1", "Yuddha"),
+        ("UK 7.1", "Uttara"),
+        ("uk 7.1", "Uttara"),
+        ("U.K. 7.1", "Uttara"),
+    ],
+)
+def test_short_kanda_forms(text: str, kanda: str) -> None:
+    mentions, _ = EXTRACT.extract(text)
+    assert [r.book for m in mentions for r in m.references] == [kanda]
+    assert mentions[0].doubt is None
+
+
+@pytest.mark.parametrize("text", ["AK 2.3", "ak 2.3", "A.K. 2.3", "[AK 2.3]", "AK Kanda 2.3"])
+def test_an_ambiguous_short_form_never_silently_picks_a_kanda(text: str) -> None:
+    mentions, _ = EXTRACT.extract(text)
+    assert len(mentions) == 1
+    doubt = mentions[0].doubt
+    assert doubt is not None
+    assert "Ayodhya" in doubt
+    assert "Aranya" in doubt
+    assert all(not r.known for r in mentions[0].references)
+
+
+def test_the_kanda_number_settles_an_ambiguous_short_form() -> None:
+    assert canonicals("AK 2.5.3 and AK 3.5.3") == [["Ayodhya 5.3"], ["Aranya 5.3"]]
+    mentions, _ = EXTRACT.extract("AK 4.1.1")
+    assert mentions[0].problem is not None
+    assert "Ayodhya is kanda 2 and Aranya kanda 3, not 4" in mentions[0].problem
+
+
+def test_ambiguous_names_are_declared_and_checked() -> None:
+    scheme = RAMAYANA
+    assert scheme.book("AK") is None
+    assert [b.name for b in scheme.candidates("A.K.")] == ["Ayodhya", "Aranya"]
+    books = (Book("Ab", 1), Book("Ac", 2))
+    with pytest.raises(ConfigError, match="not a book"):
+        ReferenceScheme("x", "X", ("book", "part"), books, ambiguous={"A": ("Ab", "Zz")})
+    with pytest.raises(ConfigError, match="two"):
+        ReferenceScheme("x", "X", ("book", "part"), books, ambiguous={"A": ("Ab",)})
+    with pytest.raises(ConfigError, match="also the name of"):
+        ReferenceScheme("x", "X", ("book", "part"), books, ambiguous={"Ab": ("Ab", "Ac")})
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("I Sa", "1 Samuel"),
+        ("Isa", "Isaiah"),
+        ("1John", "1 John"),
+        ("1Jn", "1 John"),
+        ("1st Sam", "1 Samuel"),
+        ("First Sam", "1 Samuel"),
+        ("2nd Kings", "2 Kings"),
+        ("II Kings", "2 Kings"),
+        ("IISam", "2 Samuel"),
+        ("3rd John", "3 John"),
+        ("III Jn", "3 John"),
+        ("1Thess", "1 Thessalonians"),
+        ("1Th", "1 Thessalonians"),
+    ],
+)
+def test_numbered_books_by_digits_ordinals_and_roman_numerals(written: str, canonical: str) -> None:
+    book = BIBLE.book(written)
+    assert book is not None
+    assert book.name == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I Sa 3:4", [["1 Samuel 3:4"]]),
+        ("Isa 3:4", [["Isaiah 3:4"]]),
+        ("1John 2:3", [["1 John 2:3"]]),
+        ("see 1Jn 1:1", [["1 John 1:1"]]),
+        ("1st Sam 1:1", [["1 Samuel 1:1"]]),
+        ("First Sam 2:2", [["1 Samuel 2:2"]]),
+        ("Obadiah 3-6", [["Obadiah 1:3", "Obadiah 1:4", "Obadiah 1:5", "Obadiah 1:6"]]),
+        ("Jude 3", [["Jude 1:3"]]),
+        ("Jude 1:3", [["Jude 1:3"]]),
+        ("Luke 3: 5-7", [["Luke 3:5", "Luke 3:6", "Luke 3:7"]]),
+        ("Jeremiah 29:32-30:10,11", [["Jeremiah 29:32", "Jeremiah 30:10", "Jeremiah 30:11"]]),
+        ("1 Samuel 1:1-1 Samuel 31:13", [["1 Samuel 1:1", "1 Samuel 31:13"]]),
+        ("John 3:16-John 3:18", [["John 3:16", "John 3:17", "John 3:18"]]),
+        ("Genesis 50:3 - Exodus 1:14, 2:3", [["Genesis 50:3", "Exodus 1:14", "Exodus 2:3"]]),
+        ("Psalm 130:4,8", [["Psalms 130:4", "Psalms 130:8"]]),
+    ],
+)
+def test_the_generic_machinery_learned_from_pythonbible(
+    text: str, expected: list[list[str]]
+) -> None:
+    assert canonicals(text, GENERIC_BIBLE) == expected
+
+
+def test_ranges_keep_what_was_written() -> None:
+    mentions, warnings = GENERIC_BIBLE.extract(
+        "Jeremiah 29:32-30:10,11 and Genesis 50:3 - Exodus 1:14"
+    )
+    ranges = [[(a.canonical, b.canonical) for a, b in m.ranges] for m in mentions]
+    assert ranges == [
+        [("Jeremiah 29:32", "Jeremiah 30:10"), ("Jeremiah 30:11", "Jeremiah 30:11")],
+        [("Genesis 50:3", "Exodus 1:14")],
+    ]
+    assert "crosses a chapter" in warnings[0]
+    assert "crosses a book" in warnings[1]
+
+
+def test_a_scheme_declares_single_part_books() -> None:
+    scheme = ReferenceScheme(
+        "letters",
+        "Letters",
+        ("letter", "chapter", "verse"),
+        (Book("Long", 1), Book("Short", 2, single_part=True)),
+    )
+    extract = ReferenceExtractor(scheme)
+    assert canonicals("Short 3-4 and Long 3-4", extract) == [
+        ["Short 1.3", "Short 1.4"],
+        ["Long 3", "Long 4"],
+    ]
+
+
+def test_book_names_alone_are_not_references() -> None:
+    text = "Mark said the numbers in Acts and Job were right; see Genesis - Exodus."
+    assert canonicals(text, EXTRACT_BIBLE) == []
+    assert canonicals(text, GENERIC_BIBLE) == []
+
+
+def test_lookalikes_list_colon_and_other_forms_the_patterns_miss() -> None:
+    text = "Parsed: Bala 1:1.\nMissed: (15:30) and Python 3:11 and verse 4/5."
+    missed = [item.text for item in EXTRACT.lookalikes(text)]
+    assert missed == ["(15:30)", "Python 3:11", "verse 4/5"]
+
+
+@given(st.text(max_size=120))
+def test_extraction_never_crashes_on_any_text(text: str) -> None:
+    for extractor in (EXTRACT, GENERIC_BIBLE, EXTRACT_BIBLE):
+        mentions, _ = extractor.extract(text)
+        end = -1
+        for mention in mentions:
+            assert text[mention.span.start : mention.span.end] == mention.raw
+            assert mention.span.start >= end
+            end = mention.span.end
+            assert mention.references
+            assert mention.ranges
+
+
+_REFERENCE_LIKE = st.text(
+    alphabet="Bala Kanda Sundara AKSU.John1Sa I[]()0123456789.,;:/-– \n", max_size=100
+)
+
+
+@given(_REFERENCE_LIKE)
+def test_reference_like_text_keeps_offsets_and_numbers(text: str) -> None:
+    for extractor in (EXTRACT, GENERIC_BIBLE, EXTRACT_BIBLE):
+        mentions, _ = extractor.extract(text)
+        for mention in mentions:
+            assert text[mention.span.start : mention.span.end] == mention.raw
+            for ref in mention.references:
+                assert all(n >= 1 for n in ref.numbers)
+        for item in extractor.lookalikes(text, mentions):
+            assert text[item.span.start : item.span.end] == item.text

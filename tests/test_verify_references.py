@@ -293,7 +293,8 @@ def test_jsonl_with_a_broken_line_and_the_log(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
     evaluation.write_log(log)
     entries = [json.loads(line) for line in log.read_text().splitlines()]
-    assert [e["id"] for e in entries] == ["q1", "q2", "3", "q4"]
+    assert [e["id"] for e in entries] == ["q1", "q2", "line 3", "q4"]
+    assert [e["line"] for e in entries] == [1, 2, 3, 5]
     assert entries[3]["phantom_citations"] == ["Bala 1.999"]
 
 
@@ -375,3 +376,265 @@ def test_cli_refs_bad_input(
     golden = tmp_path / "g.jsonl"
     golden.write_text("{}\n")
     assert main(["refs", "eval", str(golden), "--map", str(map_file), "--policy", "T1=x"]) == 2
+
+
+# -- issue 15 ---------------------------------------------------------------------------------
+
+SUNDARA = {"Sundara": [10] * 15, "Ayodhya": [10, 10]}
+
+
+def test_colon_forms_are_phantoms_not_truncated_passes() -> None:
+    report = verify_references("[Sundara Kanda 15:999] and (Ayodhya 2:999)", against=SUNDARA)
+    assert report.result == "FAIL"
+    assert report.phantom_citations == ["Sundara 15.999", "Ayodhya 2.999"]
+    assert [r.reason for r in report] == [
+        "Sundara sarga 15 has 10 shlokas",
+        "Ayodhya sarga 2 has 10 shlokas",
+    ]
+
+
+def test_an_ambiguous_short_form_is_unchecked_with_the_reason() -> None:
+    report = verify_references("Rama left [AK 2.3].", against=MAP)
+    assert [r.status for r in report] == [Status.UNCHECKED]
+    assert "Ayodhya" in report.results[0].reason
+    assert "Aranya" in report.results[0].reason
+    assert report.result == "UNCHECKED"
+    assert verify_references("[AK 2.3] [Bala 1.999]", against=MAP).result == "FAIL"
+
+
+def test_an_unlisted_separator_is_unchecked_never_a_pass() -> None:
+    report = verify_references("Rama left [Bala 1/5].", against=MAP)
+    assert [r.status for r in report] == [Status.UNCHECKED]
+    assert "'/'" in report.results[0].reason
+    assert report.result == "UNCHECKED"
+
+
+def test_duplicates_are_counted_once_in_the_totals() -> None:
+    report = verify_references(
+        "[Bala 1.999] and again (Bala 1.999) and Bala 1.1.999 and Bala 1.1", against=MAP
+    )
+    summary = report.summary()
+    assert summary["total"] == 2
+    assert summary["occurrences"] == 4
+    assert summary["counts"]["not_found"] == 1
+    assert summary["counts"]["verified"] == 1
+    assert summary["pass_rate"] == 0.5
+    text = report.to_text()
+    assert text.count("Bala 1.999") == 2  # its line, and the phantom list
+    assert "cited 3 times" in text
+    assert "2 citations (4 occurrences), pass rate 50%, FAILED" in text
+    assert report.to_dict()["summary"]["total"] == 2
+    occurrences = report.details()[0]["occurrences"]
+    assert [o["raw"] for o in occurrences] == ["Bala 1.999", "Bala 1.999", "Bala 1.1.999"]
+    assert len(report) == 4, "every occurrence keeps its result"
+
+
+def test_the_same_reference_with_two_quotes_is_two_citations() -> None:
+    verifier = ReferenceVerifier("valmiki_ramayana", MAP, texts=TEXTS)
+    report = verifier.verify('"asked by Valmiki" [Bala 1.5] but "asked by Rama" [Bala 1.5].')
+    assert report.summary()["total"] == 2
+    details = report.details()
+    assert len(details) == 1
+    assert details[0]["status"] == "unsupported", "the entry shows its worst occurrence"
+    assert [o["status"] for o in details[0]["occurrences"]] == ["verified", "unsupported"]
+
+
+@pytest.mark.parametrize(
+    ("template", "require", "result"),
+    [("T3", False, "PASS"), ("T3", True, "PASS"), ("T1", False, "FAIL"), ("T2", False, "FAIL")],
+)
+def test_a_templates_policy_reaches_verify_references(
+    template: str, require: bool, result: str
+) -> None:
+    report = verify_references(
+        "Hello, how can I help?", against=MAP, template=template, require_citations=require
+    )
+    assert report.result == result
+    if result == "PASS":
+        assert "result: PASS (no citations)" in report.to_text()
+
+
+def test_a_t3_answer_that_cites_is_still_checked() -> None:
+    report = verify_references("See [Bala 1.999].", against=MAP, template="T3")
+    assert report.result == "FAIL"
+
+
+def test_a_t3_answer_without_citations_is_skipped_in_a_dataset() -> None:
+    evaluation = evaluate_dataset(GOLDEN[2:3], against=MAP)
+    assert [item.result for item in evaluation.items] == ["SKIPPED"]
+    assert evaluation.items[0].report is not None
+    assert evaluation.items[0].report.result == "PASS"
+
+
+def test_policies_belong_to_the_verifier_not_to_both() -> None:
+    verifier = ReferenceVerifier("valmiki_ramayana", MAP, policies={"T1": "optional"})
+    evaluation = evaluate_dataset(GOLDEN[:2], verifier=verifier)
+    assert [item.result for item in evaluation.items] == ["PASS", "SKIPPED"]
+    with pytest.raises(ConfigError, match="not both"):
+        evaluate_dataset(GOLDEN, verifier=verifier, policies={"T1": "required"})
+
+
+NESTED = [
+    {"id": "q1", "expected_template": "T1", "trace": {"final_answer": "Rama [Bala 1.1]."}},
+    {"id": "q2", "expected_template": "T1", "trace": {"final_answer": "Rama [Bala 1.999]."}},
+    {"id": "q3", "expected_template": "T3", "trace": {"final_answer": "Namaste."}},
+    {"id": "q4", "expected_template": "T1", "trace": {}},
+]
+
+
+def test_answers_from_a_nested_field() -> None:
+    evaluation = evaluate_dataset(
+        NESTED,
+        against=MAP,
+        answer_field="trace.final_answer",
+        template_field="expected_template",
+    )
+    assert [item.result for item in evaluation.items] == ["PASS", "FAIL", "SKIPPED", "ERROR"]
+    assert "no 'trace.final_answer' text" in evaluation.items[3].reasons[0]
+
+
+def test_answers_from_a_traces_file_joined_by_question_id(tmp_path: Path) -> None:
+    golden = [
+        {"question_id": "q1", "expected_template": "T1", "question": "Who?"},
+        {"question_id": "q2", "expected_template": "T1", "question": "Where?"},
+        {"question_id": "q3", "expected_template": "T1", "question": "When?"},
+        {"expected_template": "T1", "question": "No id at all"},
+    ]
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text(
+        json.dumps({"qid": "q2", "final_answer": "[Bala 1.999]"})
+        + "\n{not json\n"
+        + json.dumps({"qid": "q1", "final_answer": "Rama [Bala 1.1]."})
+        + "\n"
+    )
+    evaluation = evaluate_dataset(
+        golden,
+        against=MAP,
+        traces=traces,
+        id_field="question_id",
+        trace_id_field="qid",
+        answer_field="final_answer",
+        template_field="expected_template",
+    )
+    assert [(item.id, item.result) for item in evaluation.items] == [
+        ("q1", "PASS"),
+        ("q2", "FAIL"),
+        ("q3", "ERROR"),
+        ("4", "ERROR"),
+    ]
+    assert evaluation.items[2].reasons == ["no trace for question_id 'q3'"]
+    assert "no 'question_id'" in evaluation.items[3].reasons[0]
+    assert evaluation.warnings == (
+        f"{traces}: line 2 is not valid JSON: Expecting property name "
+        "enclosed in double quotes (column 2)",
+    )
+
+
+def test_two_traces_for_one_question_are_an_error() -> None:
+    traces = [{"id": "q1", "answer": "[Bala 1.1]"}, {"id": "q1", "answer": "[Bala 1.999]"}]
+    evaluation = evaluate_dataset(GOLDEN[:1], against=MAP, traces=traces)
+    assert evaluation.items[0].result == "ERROR"
+    assert evaluation.items[0].reasons == ["2 traces have id 'q1'"]
+
+
+def test_bad_lines_carry_their_line_number(tmp_path: Path) -> None:
+    golden = tmp_path / "golden.jsonl"
+    golden.write_bytes(
+        json.dumps(GOLDEN[0]).encode()
+        + b"\n\n{broken\n\xff\xfe\n[1, 2]\n"
+        + json.dumps(GOLDEN[1]).encode()
+        + b"\n"
+    )
+    evaluation = evaluate_dataset(golden, against=MAP)
+    assert [(item.line, item.result) for item in evaluation.items] == [
+        (1, "PASS"),
+        (3, "ERROR"),
+        (4, "ERROR"),
+        (5, "ERROR"),
+        (6, "FAIL"),
+    ]
+    assert "line 3 is not valid JSON" in evaluation.items[1].reasons[0]
+    assert "line 4 is not UTF-8" in evaluation.items[2].reasons[0]
+    assert "is a list, not an object" in evaluation.items[3].reasons[0]
+
+
+def test_cli_refs_eval_reports_bad_lines_and_fails(
+    tmp_path: Path, map_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text(json.dumps(GOLDEN[0]) + "\n{broken\n" + json.dumps(GOLDEN[2]) + "\n")
+    code = main(["refs", "eval", str(golden), "--map", str(map_file)])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "Errors:    1" in captured.out
+    assert f"{golden}:2: line 2 is not valid JSON" in captured.err
+
+
+def test_cli_refs_eval_nested_answers_and_traces(
+    tmp_path: Path, map_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text("".join(json.dumps(item) + "\n" for item in NESTED[:3]))
+    args = ["refs", "eval", str(golden), "--map", str(map_file)]
+    nested = [
+        *args,
+        "--answer-field",
+        "trace.final_answer",
+        "--template-field",
+        "expected_template",
+    ]
+    assert main(nested) == 1
+    out = capsys.readouterr().out
+    assert "Passed:    1" in out
+    assert "Failed:    1" in out
+    assert "Skipped:   1" in out
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(
+        "".join(json.dumps({"id": f"q{i}", "expected_template": "T1"}) + "\n" for i in (1, 2))
+    )
+    traces = tmp_path / "traces.jsonl"
+    traces.write_text(json.dumps({"question_id": "q1", "final_answer": "[Bala 1.1]"}) + "\n")
+    joined = [
+        "refs",
+        "eval",
+        str(questions),
+        "--map",
+        str(map_file),
+        "--traces",
+        str(traces),
+        "--trace-id-field",
+        "question_id",
+        "--answer-field",
+        "final_answer",
+        "--template-field",
+        "expected_template",
+    ]
+    assert main(joined) == 1
+    captured = capsys.readouterr()
+    assert "Passed:    1" in captured.out
+    assert "Errors:    1" in captured.out
+    assert "no trace for id 'q2'" in captured.err
+
+
+def test_cli_refs_check_template(
+    tmp_path: Path, map_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = tmp_path / "a.md"
+    answer.write_text("Namaste, how can I help?")
+    assert main(["refs", "check", str(answer), "--map", str(map_file), "--template", "T3"]) == 0
+    assert "result: PASS (no citations)" in capsys.readouterr().out
+    assert main(["refs", "check", str(answer), "--map", str(map_file), "--template", "T1"]) == 1
+
+
+def test_cli_refs_coverage_lists_colon_forms_and_doubts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = tmp_path / "answer.md"
+    text.write_text("Rama [Sundara Kanda 15:999].\nSita (AK 2.3) and Bala 1/5; see (15:30).")
+    assert main(["refs", "coverage", str(text)]) == 0
+    out = capsys.readouterr().out
+    assert "line 1: Sundara Kanda 15:999 -> Sundara 15.999" in out
+    assert "2 could not be read" in out
+    assert "line 2: AK 2.3: 'AK' may be" in out
+    assert "line 2: Bala 1/5: '/' is not a separator" in out
+    assert "line 2: (15:30)" in out

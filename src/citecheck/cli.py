@@ -9,8 +9,8 @@ batch of records (exit 0 when the run completes, even if some records failed; 2 
 without ``--config`` it reads ``config.json`` beside the input or in the working directory, and
 without ``-o`` it writes ``output_validated.json`` beside the input.
 ``citecheck refs check|coverage|eval`` checks structured references (``[Bala Kanda 1.1]``):
-one answer (exit 0 on PASS, 1 otherwise), the strings a scheme's patterns miss, or a golden
-dataset (exit 0 when no item failed).
+one answer (exit 0 on PASS, 1 otherwise), what a scheme's patterns read and miss, or a golden
+dataset (exit 0 when no item failed and every line could be read).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citecheck import __version__
 from citecheck.documents import Document
@@ -30,6 +30,9 @@ from citecheck.documents.files import decode_text, load_paths
 from citecheck.embedders.sentence_transformers import DEFAULT_MODEL
 from citecheck.errors import CitecheckError
 from citecheck.verifier import Verifier
+
+if TYPE_CHECKING:
+    from citecheck.references import ReferenceExtractor
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -162,8 +165,14 @@ def _refs_parser(commands: Any) -> None:
     check.add_argument(
         "--require-citations", action="store_true", help="fail an answer that cites nothing"
     )
+    check.add_argument(
+        "--template",
+        help="the answer's template: its policy says whether it must cite (T1 must, T3 need not)",
+    )
     coverage = refs.add_parser(
-        "coverage", help="list strings that look like references but were not parsed"
+        "coverage",
+        help="list what was parsed, what could not be read, and strings that look like "
+        "references but were not parsed",
     )
     coverage.add_argument("file", type=Path, help="a text file ('-' reads stdin)")
     common(coverage, against=False)
@@ -180,8 +189,20 @@ def _refs_parser(commands: Any) -> None:
         metavar="TEMPLATE=POLICY",
         help="required or optional citations per template (default T1=required, T3=optional)",
     )
-    evaluate.add_argument("--answer-field", default="answer", help="field of the answer text")
+    evaluate.add_argument(
+        "--answer-field",
+        default="answer",
+        help="field of the answer text, a dotted path for a nested one (trace.final_answer); "
+        "of the trace with --traces",
+    )
     evaluate.add_argument("--template-field", default="template", help="field of the template")
+    evaluate.add_argument("--id-field", default="id", help="field of the question id (id)")
+    evaluate.add_argument(
+        "--traces", type=Path, help="system traces (JSON Lines) holding the answers, by question id"
+    )
+    evaluate.add_argument(
+        "--trace-id-field", help="field of the question id in the traces (default: --id-field)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -392,41 +413,33 @@ def _refs(args: argparse.Namespace) -> int:
     try:
         scheme = scheme_named(args.scheme)
         if args.refs_command == "coverage":
-            text = _read(args.file)
-            extractor = ReferenceExtractor(scheme)
-            mentions, _ = extractor.extract(text)
-            missed = extractor.lookalikes(text, mentions)
-            count = sum(len(m.references) for m in mentions)
-            print(f"{count} references parsed in {len(mentions)} mentions")
-            unknown = sorted({r.book for m in mentions for r in m.references if not r.known})
-            if unknown:
-                print(f"names that are not {scheme.levels[0]}s: {', '.join(unknown)}")
-            print(f"{len(missed)} look like references but were not parsed:")
-            for item in missed:
-                print(f"  line {item.line}: {item.text}")
+            _coverage(ReferenceExtractor(scheme), _read(args.file))
             return 0
+        policies = dict(DEFAULT_POLICIES)
+        for item in getattr(args, "policy", ()):
+            template, _, policy = item.partition("=")
+            if policy not in ("required", "optional"):
+                raise CitecheckError(f"--policy {item!r}: use TEMPLATE=required or optional")
+            policies[template] = policy
         verifier = ReferenceVerifier(
             scheme,
             args.map,
             texts=_reference_texts(args.texts),
             require_citations=getattr(args, "require_citations", False),
+            policies=policies,
         )
         if args.refs_command == "check":
-            report = verifier.verify(_read(args.answer))
+            report = verifier.verify(_read(args.answer), template=args.template)
             print(report.to_json() if args.json else report.to_text())
             return 0 if report.result == "PASS" else 1
-        policies = dict(DEFAULT_POLICIES)
-        for item in args.policy:
-            template, _, policy = item.partition("=")
-            if policy not in ("required", "optional"):
-                raise CitecheckError(f"--policy {item!r}: use TEMPLATE=required or optional")
-            policies[template] = policy
         evaluation = evaluate_dataset(
             args.golden,
             verifier=verifier,
-            policies=policies,
             answer_field=args.answer_field,
             template_field=args.template_field,
+            id_field=args.id_field,
+            traces=args.traces,
+            trace_id_field=args.trace_id_field,
         )
         log = args.log or args.golden.with_suffix(".log.jsonl")  # beside the dataset
         evaluation.write_log(log)
@@ -435,9 +448,48 @@ def _refs(args: argparse.Namespace) -> int:
     except (CitecheckError, OSError, UnicodeDecodeError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
+    for warning in evaluation.warnings:
+        print(f"citecheck: error: {warning}", file=sys.stderr)
+    for outcome in evaluation.items:
+        if outcome.result == "ERROR":
+            where = f"{args.golden}:{outcome.line}" if outcome.line else f"item {outcome.id}"
+            print(f"citecheck: error: {where}: {outcome.error}", file=sys.stderr)
     print(evaluation.to_text())
     print(f"per-item log: {log}")
-    return 0 if evaluation.summary()["failed"] == 0 else 1
+    summary = evaluation.summary()
+    clean = summary["failed"] == 0 and summary["errors"] == 0 and not evaluation.warnings
+    return 0 if clean else 1
+
+
+def _coverage(extractor: ReferenceExtractor, text: str) -> None:
+    """What the scheme's patterns read in ``text`` (each mention and its references), what
+    they could not read for sure, the names that are not books, and the look-alikes missed."""
+    mentions = extractor.extract(text)[0]
+    scheme = extractor.scheme
+
+    def line(start: int) -> int:
+        return text.count("\n", 0, start) + 1
+
+    count = sum(len(m.references) for m in mentions if not m.doubt)
+    print(f"{count} references parsed in {len(mentions)} mentions")
+    for mention in mentions:
+        if mention.doubt is None:
+            read = ", ".join(r.canonical for r in mention.references)
+            print(f"  line {line(mention.span.start)}: {' '.join(mention.raw.split())} -> {read}")
+    doubts = [m for m in mentions if m.doubt is not None]
+    if doubts:
+        print(f"{len(doubts)} could not be read:")
+        for mention in doubts:
+            print(f"  line {line(mention.span.start)}: {mention.raw}: {mention.doubt}")
+    unknown = sorted(
+        {r.book for m in mentions if m.doubt is None for r in m.references if not r.known}
+    )
+    if unknown:
+        print(f"names that are not {scheme.levels[0]}s: {', '.join(unknown)}")
+    missed = extractor.lookalikes(text, mentions)
+    print(f"{len(missed)} look like references but were not parsed:")
+    for item in missed:
+        print(f"  line {item.line}: {item.text}")
 
 
 def _read(path: Path) -> str:

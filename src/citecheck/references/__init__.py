@@ -1,24 +1,26 @@
-"""Structured references — ``[Bala Kanda 1.1]``, ``(Ayodhya 2.3-5)``, ``John 3:16`` — extracted,
-normalised by a :class:`ReferenceScheme` and checked against a catalog: a
-:class:`StructureMap`, any index (:class:`IndexCatalog`), or ``pythonbible``
-(:class:`PythonBibleCatalog`, the ``bible`` extra). :func:`verify_references` gives PASS / FAIL
-with the phantom citations; :func:`evaluate_dataset` the pass rate of a golden dataset.
+"""Structured references — ``[Bala Kanda 1.1]``, ``(Ayodhya 2:3-5)``, ``John 3:16`` — extracted
+(the Bible by ``pythonbible``'s parser where installed), normalised by a :class:`ReferenceScheme`
+and checked against a catalog: a :class:`StructureMap`, any index (:class:`IndexCatalog`), or
+``pythonbible`` (:class:`PythonBibleCatalog`, the ``bible`` extra). :func:`verify_references`
+gives PASS / FAIL with the phantom citations; :func:`evaluate_dataset` the pass rate of a golden
+dataset.
 """
 
 from citecheck.references.bible import PythonBibleCatalog
 from citecheck.references.builtin import bible, valmiki_ramayana
 from citecheck.references.catalogs import Presence, StructureMap
-from citecheck.references.evaluate import (
-    DEFAULT_POLICIES,
-    Evaluation,
-    ItemOutcome,
-    evaluate_dataset,
-    read_jsonl,
-)
+from citecheck.references.evaluate import Evaluation, ItemOutcome, evaluate_dataset, read_jsonl
 from citecheck.references.extract import Lookalike, Mention, ReferenceExtractor
 from citecheck.references.index_catalog import IndexCatalog
+from citecheck.references.policies import DEFAULT_POLICIES, Policy
 from citecheck.references.report import ReferenceReport
-from citecheck.references.scheme import Book, ReferenceScheme, StructuredReference, fold
+from citecheck.references.scheme import (
+    Book,
+    ReferenceScheme,
+    StructuredReference,
+    fold,
+    name_key,
+)
 from citecheck.references.valmiki import load_valmiki_shlokas
 from citecheck.references.verify import ReferenceVerifier, scheme_named, verify_references
 
@@ -30,6 +32,7 @@ __all__ = [
     "ItemOutcome",
     "Lookalike",
     "Mention",
+    "Policy",
     "Presence",
     "PythonBibleCatalog",
     "ReferenceExtractor",
@@ -42,6 +45,7 @@ __all__ = [
     "evaluate_dataset",
     "fold",
     "load_valmiki_shlokas",
+    "name_key",
     "read_jsonl",
     "scheme_named",
     "valmiki_ramayana",

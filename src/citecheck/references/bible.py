@@ -9,7 +9,7 @@ from typing import Any
 
 from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.references.builtin import bible
-from citecheck.references.catalogs import Presence, absent_book, below_last_level
+from citecheck.references.catalogs import Presence, impossible
 from citecheck.references.scheme import ReferenceScheme, StructuredReference
 
 __all__ = ["PythonBibleCatalog"]
@@ -48,10 +48,8 @@ class PythonBibleCatalog:
         return {ref: self._presence(ref) for ref in references}
 
     def _presence(self, ref: StructuredReference) -> Presence:
-        if not ref.known:
-            return absent_book(self.scheme, ref)
-        if len(ref.numbers) > self.scheme.depth:
-            return below_last_level(self.scheme, ref)
+        if (verdict := impossible(self.scheme, ref)) is not None:
+            return verdict
         book_entry = self.scheme.book(ref.book)
         assert book_entry is not None  # a known reference names a book of the scheme
         lib = self._bible

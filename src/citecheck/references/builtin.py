@@ -1,5 +1,12 @@
-"""The built-in schemes: ``valmiki_ramayana`` and ``bible`` (the 66 books of the Protestant
-canon, numbered as in ``pythonbible``). Registered by name in :mod:`citecheck.registry`."""
+"""The built-in schemes: ``valmiki_ramayana`` and ``bible`` (the 72 books ``pythonbible`` knows,
+numbered as there: the 66 of the Protestant canon, then 1 Esdras, Tobit, Wisdom of Solomon,
+Ecclesiasticus and 1-2 Maccabees). Registered by name in :mod:`citecheck.registry`.
+
+The short kanda forms follow common usage: the initials of the kanda and the word *Kanda*
+(``BK``, ``KK``, ``SK``, ``YK``, ``UK``, ``LK`` for Lanka Kanda), the two-letter abbreviations of
+the critical edition's translations (``Bā``, ``Ay``, ``Ār``, ``Ki``, ``Su``, ``Yu``, ``Utt``),
+and ``AyK`` / ``ArK`` / ``KiK`` / ``SuK`` / ``UtK``. ``AK`` is written for both Ayodhya and
+Aranya Kanda, so it is declared ambiguous: never resolved to one of them silently."""
 
 from __future__ import annotations
 
@@ -8,13 +15,13 @@ from citecheck.references.scheme import Book, ReferenceScheme
 __all__ = ["bible", "valmiki_ramayana"]
 
 _KANDAS = (
-    ("Bala", "Bal Baala Adi BK Bala-kanda"),
-    ("Ayodhya", "Ayodya Ayodhyaa Ayodhia AyK"),
-    ("Aranya", "Aranyaka Aranyak Araniya ArK"),
-    ("Kishkindha", "Kishkinda Kiskindha Kiskinda Kishkindhaa Kishkindaa KiK"),
-    ("Sundara", "Sundar Sunder Sundarkand SuK"),
-    ("Yuddha", "Yudha Yuddh Lanka Lankaa YK"),
-    ("Uttara", "Uttar Utara Uttaraa UtK"),
+    ("Bala", "Bal Baala Adi BK Ba Bala-kanda"),
+    ("Ayodhya", "Ayodya Ayodhyaa Ayodhia AyK Ay"),
+    ("Aranya", "Aranyaka Aranyak Araniya ArK Ar"),
+    ("Kishkindha", "Kishkinda Kiskindha Kiskinda Kishkindhaa Kishkindaa KiK KK Ki"),
+    ("Sundara", "Sundar Sunder Sundarkand SuK SK Su"),
+    ("Yuddha", "Yudha Yuddh Lanka Lankaa YK LK Yu"),
+    ("Uttara", "Uttar Utara Uttaraa UtK UK Ut Utt"),
 )
 
 
@@ -35,10 +42,12 @@ def valmiki_ramayana() -> ReferenceScheme:
             "shloka": ("sloka", "shlok", "slok", "verse", "stanza"),
         },
         work_names=("Ramayana", "Ramayanam", "Valmiki Ramayana", "VR"),
+        ambiguous={"AK": ("Ayodhya", "Aranya")},
     )
 
 
-# Canonical name, then aliases separated by "|" (they may contain spaces).
+# Canonical name, then aliases separated by "|" (they may contain spaces). Numbered books list
+# their digit forms only: "I Samuel", "First Samuel", "1st Sam" and "1Sam" are read as "1 Sam".
 _BOOKS = """\
 Genesis|Gen|Gn
 Exodus|Exod|Exo|Ex
@@ -48,12 +57,12 @@ Deuteronomy|Deut|Deu|Dt
 Joshua|Josh|Jos|Jsh
 Judges|Judg|Jdg|Jg|Jdgs
 Ruth|Rth
-1 Samuel|1 Sam|1 Sa|1Sm|I Samuel|First Samuel
-2 Samuel|2 Sam|2 Sa|2Sm|II Samuel|Second Samuel
-1 Kings|1 Kgs|1 Ki|I Kings|First Kings
-2 Kings|2 Kgs|2 Ki|II Kings|Second Kings
-1 Chronicles|1 Chron|1 Chr|1 Ch|I Chronicles|First Chronicles
-2 Chronicles|2 Chron|2 Chr|2 Ch|II Chronicles|Second Chronicles
+1 Samuel|1 Sam|1 Sa|1Sm
+2 Samuel|2 Sam|2 Sa|2Sm
+1 Kings|1 Kgs|1 Ki
+2 Kings|2 Kgs|2 Ki
+1 Chronicles|1 Chron|1 Chr|1 Ch
+2 Chronicles|2 Chron|2 Chr|2 Ch
 Ezra|Ezr
 Nehemiah|Neh
 Esther|Esth|Est
@@ -85,35 +94,45 @@ Luke|Luk|Lk
 John|Jhn|Jn|Joh
 Acts|Act|Ac
 Romans|Rom|Ro|Rm
-1 Corinthians|1 Cor|1 Co|I Corinthians|First Corinthians
-2 Corinthians|2 Cor|2 Co|II Corinthians|Second Corinthians
+1 Corinthians|1 Cor|1 Co
+2 Corinthians|2 Cor|2 Co
 Galatians|Gal|Ga
 Ephesians|Eph|Ephes
 Philippians|Phil|Php
 Colossians|Col
-1 Thessalonians|1 Thess|1 Thes|1 Th|I Thessalonians|First Thessalonians
-2 Thessalonians|2 Thess|2 Thes|2 Th|II Thessalonians|Second Thessalonians
-1 Timothy|1 Tim|1 Ti|I Timothy|First Timothy
-2 Timothy|2 Tim|2 Ti|II Timothy|Second Timothy
+1 Thessalonians|1 Thess|1 Thes|1 Th
+2 Thessalonians|2 Thess|2 Thes|2 Th
+1 Timothy|1 Tim|1 Ti
+2 Timothy|2 Tim|2 Ti
 Titus|Tit
 Philemon|Philem|Phm
 Hebrews|Heb
 James|Jas|Jm
-1 Peter|1 Pet|1 Pe|1 Pt|I Peter|First Peter
-2 Peter|2 Pet|2 Pe|2 Pt|II Peter|Second Peter
-1 John|1 Jn|1 Jhn|1 Jo|I John|First John
-2 John|2 Jn|2 Jhn|2 Jo|II John|Second John
-3 John|3 Jn|3 Jhn|3 Jo|III John|Third John
+1 Peter|1 Pet|1 Pe|1 Pt
+2 Peter|2 Pet|2 Pe|2 Pt
+1 John|1 Jn|1 Jhn|1 Jo
+2 John|2 Jn|2 Jhn|2 Jo
+3 John|3 Jn|3 Jhn|3 Jo
 Jude|Jud
-Revelation|Rev|Revelations|The Revelation|Apocalypse"""
+Revelation|Rev|Revelations|The Revelation|Apocalypse
+1 Esdras|1 Esd|1 Esdr
+Tobit|Tob|Tb
+Wisdom of Solomon|Wisdom|Wis|Wisd of Sol
+Ecclesiasticus|Sirach|Sir|Ecclus
+1 Maccabees|1 Macc|1 Mac
+2 Maccabees|2 Macc|2 Mac"""
+
+
+_ONE_CHAPTER = frozenset({"Obadiah", "Philemon", "2 John", "3 John", "Jude"})
 
 
 def bible() -> ReferenceScheme:
-    """Book / chapter / verse: ``John 3:16``, ``1 Cor 13:4-7``, ``(Gen. 1:1, 3)``."""
+    """Book / chapter / verse: ``John 3:16``, ``1 Cor 13:4-7``, ``(Gen. 1:1, 3)``, read by
+    ``pythonbible`` where it is installed (the ``bible`` extra), by these names otherwise."""
     books = []
     for number, line in enumerate(_BOOKS.splitlines(), start=1):
         name, *aliases = line.split("|")
-        books.append(Book(name, number, tuple(aliases)))
+        books.append(Book(name, number, tuple(aliases), single_part=name in _ONE_CHAPTER))
     return ReferenceScheme(
         name="bible",
         title="Bible",
@@ -121,4 +140,5 @@ def bible() -> ReferenceScheme:
         books=tuple(books),
         separators=(":", "."),
         level_words={"chapter": ("chap", "ch"), "verse": ("vv", "v", "vs")},
+        parser="pythonbible",
     )

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from citecheck.errors import StructureMapError
-from citecheck.references.scheme import ReferenceScheme, StructuredReference
+from citecheck.references.scheme import NO_ZERO, ReferenceScheme, StructuredReference
 
-__all__ = ["Node", "Presence", "StructureMap", "absent_book", "below_last_level"]
+__all__ = ["Node", "Presence", "StructureMap", "absent_book", "below_last_level", "impossible"]
 
 Node: TypeAlias = int | Sequence["Node"]
 """A structure map's counts below one division: one node per numbered child down to the level
@@ -55,6 +55,18 @@ def below_last_level(scheme: ReferenceScheme, reference: StructuredReference) ->
     """The verdict on a reference with more numbers than the scheme has levels."""
     last = scheme.levels[-1]
     return Presence(False, f"{reference.canonical}: the {scheme.title} has nothing below {last}")
+
+
+def impossible(scheme: ReferenceScheme, reference: StructuredReference) -> Presence | None:
+    """The verdict on a reference that cannot exist whatever the counts (an unknown book, a
+    number 0, a number below the last level); ``None`` for any other."""
+    if not reference.known:
+        return absent_book(scheme, reference)
+    if any(number < 1 for number in reference.numbers):
+        return Presence(False, NO_ZERO)
+    if len(reference.numbers) > scheme.depth:
+        return below_last_level(scheme, reference)
+    return None
 
 
 class StructureMap:
@@ -135,13 +147,11 @@ class StructureMap:
 
     def _presence(self, ref: StructuredReference) -> Presence:
         scheme = self.scheme
-        if not ref.known:
-            return absent_book(scheme, ref)
+        if (verdict := impossible(scheme, ref)) is not None:
+            return verdict
         node = self._counts.get(ref.book)
         if node is None:
             return Presence(False, f"{ref.book} is not in the structure map")
-        if len(ref.numbers) > scheme.depth:
-            return below_last_level(scheme, ref)
         path = ref.book
         for depth, number in enumerate(ref.numbers):
             level = scheme.levels[depth + 1]

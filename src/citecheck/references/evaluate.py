@@ -3,8 +3,11 @@
 Each item is an answer with a template id. A template's policy says whether its answers must
 cite (``required``: an answer without a reference FAILs, as for ``T1``) or need not
 (``optional``: an answer without one is SKIPPED, as for ``T3``; any reference it does make is
-still checked). An item that cannot be read — not an object, no answer — is an ``ERROR`` with
-the reason, and the run goes on. The references of all items are looked up in one batch.
+still checked). The answer stands in the item (``answer_field``, a dotted path such as
+``trace.final_answer`` for a nested one) or in a separate file of system traces joined to the
+items by question id (``traces``). An item that cannot be read — a line that is not JSON, not
+an object, no answer, no trace — is an ``ERROR`` with the reason (and its line, from a file),
+and the run goes on. The references of all items are looked up in one batch.
 """
 
 from __future__ import annotations
@@ -18,21 +21,25 @@ from typing import Any, Literal
 
 from citecheck.errors import ConfigError, InputError
 from citecheck.model import Status
+from citecheck.references.policies import DEFAULT_POLICIES, Policy
 from citecheck.references.report import ReferenceReport
 from citecheck.references.verify import ReferenceVerifier
 
-__all__ = ["DEFAULT_POLICIES", "Evaluation", "ItemOutcome", "evaluate_dataset", "read_jsonl"]
-
-Policy = Literal["required", "optional"]
-DEFAULT_POLICIES: Mapping[str, Policy] = {"T1": "required", "T3": "optional"}
-"""``T1`` answers must cite; ``T3`` answers need not. Other templates take ``default_policy``."""
+__all__ = [
+    "DEFAULT_POLICIES",
+    "Evaluation",
+    "ItemOutcome",
+    "evaluate_dataset",
+    "read_jsonl",
+]
 
 ItemResult = Literal["PASS", "FAIL", "SKIPPED", "UNCHECKED", "ERROR"]
 
 
 @dataclass(frozen=True, slots=True)
 class ItemOutcome:
-    """The verdict on one dataset item, with the reasons of every failing reference."""
+    """The verdict on one dataset item, with the reasons of every failing reference. ``line``
+    is the item's line when it was read from a JSON Lines file."""
 
     id: str
     template: str | None
@@ -40,6 +47,7 @@ class ItemOutcome:
     result: ItemResult
     report: ReferenceReport | None = None
     error: str | None = None
+    line: int | None = None
 
     @property
     def reasons(self) -> list[str]:
@@ -58,14 +66,16 @@ class ItemOutcome:
         return list(dict.fromkeys(lines))
 
     def to_dict(self) -> dict[str, Any]:
-        """One line of the per-item log."""
+        """One line of the per-item log (each reference once, however often it is cited)."""
         report = self.report
+        references = [] if report is None else [r.citation.source_id for r in report]
         return {
             "id": self.id,
+            "line": self.line,
             "template": self.template,
             "policy": self.policy,
             "result": self.result,
-            "references": [] if report is None else [r.citation.source_id for r in report],
+            "references": list(dict.fromkeys(references)),
             "phantom_citations": [] if report is None else report.phantom_citations,
             "reasons": self.reasons,
         }
@@ -73,13 +83,16 @@ class ItemOutcome:
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
-    """Every item's outcome, in dataset order, and the totals."""
+    """Every item's outcome, in dataset order, and the totals. ``warnings`` are problems met
+    outside the items (an unreadable line of the traces file)."""
 
     items: tuple[ItemOutcome, ...] = ()
+    warnings: tuple[str, ...] = ()
     counts: Mapping[str, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "items", tuple(self.items))
+        object.__setattr__(self, "warnings", tuple(self.warnings))
         object.__setattr__(self, "counts", Counter(item.result for item in self.items))
 
     @property
@@ -117,86 +130,175 @@ class Evaluation:
         )
 
     def write_log(self, path: str | Path) -> None:
-        """One JSON object per item (id, template, policy, result, references, phantom
+        """One JSON object per item (id, line, template, policy, result, references, phantom
         citations, reasons), one per line."""
         lines = (json.dumps(item.to_dict(), ensure_ascii=False) for item in self.items)
         Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
 
 
 def read_jsonl(path: str | Path) -> list[object]:
-    """The items of a JSON Lines file; an unreadable line becomes an :class:`InputError`
-    object in its place, so the evaluation records it and goes on."""
-    items: list[object] = []
-    with Path(path).open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
+    """The items of a JSON Lines file; an unreadable line (not UTF-8, not JSON) becomes an
+    :class:`InputError` object in its place, naming the line, so the evaluation records it and
+    goes on."""
+    return [item for _, item in _numbered_lines(path)]
+
+
+def _numbered_lines(path: str | Path) -> list[tuple[int, object]]:
+    """(line number, item or :class:`InputError`) for every non-blank line of ``path``."""
+    items: list[tuple[int, object]] = []
+    with Path(path).open("rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                items.append((number, InputError(f"line {number} is not UTF-8: {exc.reason}")))
+                continue
             if not line.strip():
                 continue
             try:
-                items.append(json.loads(line))
+                items.append((number, json.loads(line)))
             except json.JSONDecodeError as exc:
-                items.append(InputError(f"line {number} is not valid JSON: {exc.msg}"))
+                reason = f"line {number} is not valid JSON: {exc.msg} (column {exc.colno})"
+                items.append((number, InputError(reason)))
     return items
 
 
+def _field(item: Mapping[str, Any], path: str) -> Any:
+    """The value at ``path`` in ``item``: the key itself, else a dotted path through nested
+    objects (``trace.final_answer``); ``None`` when it is not there."""
+    if path in item:
+        return item[path]
+    value: Any = item
+    for key in path.split("."):
+        if not isinstance(value, Mapping) or key not in value:
+            return None
+        value = value[key]
+    return value
+
+
 def evaluate_dataset(
-    items: Iterable[object],
+    items: Iterable[object] | str | Path,
     *,
     verifier: ReferenceVerifier | None = None,
-    policies: Mapping[str, Policy] = DEFAULT_POLICIES,
-    default_policy: Policy = "required",
     answer_field: str = "answer",
     template_field: str = "template",
     id_field: str = "id",
+    traces: Iterable[object] | str | Path | None = None,
+    trace_id_field: str | None = None,
     **options: Any,
 ) -> Evaluation:
     """Evaluate a golden dataset: one :class:`ItemOutcome` per item, and the totals.
 
-    ``items`` are mappings (or a JSON Lines path) with ``answer_field``, ``template_field`` and
-    ``id_field`` (the item's position when absent). ``verifier`` is a
+    ``items`` are mappings (or a JSON Lines path) with ``template_field`` and ``id_field`` (the
+    item's position when absent); the fields may be dotted paths into nested objects. The
+    answer is ``answer_field`` of the item, or, with ``traces`` (mappings or a JSON Lines path
+    of system traces), ``answer_field`` of the trace whose ``trace_id_field`` (``id_field`` by
+    default) equals the item's id. ``verifier`` is a
     :class:`~citecheck.references.ReferenceVerifier`, or one is built from ``options``
-    (``scheme``, ``against``, ``texts``, …).
+    (``scheme``, ``against``, ``texts``, ``policies``, ``default_policy``, …); the verifier's
+    policies say which templates must cite.
     """
-    for name, policy in {**policies, "default_policy": default_policy}.items():
-        if policy not in ("required", "optional"):
-            raise ConfigError(f"policy for {name!r} must be 'required' or 'optional': {policy!r}")
-    if isinstance(items, str | Path):
-        items = read_jsonl(items)
     if verifier is None:
         verifier = ReferenceVerifier(options.pop("scheme", "valmiki_ramayana"), **options)
     elif options:
         raise ConfigError(f"give either a verifier or options, not both: {sorted(options)}")
-    rows = list(items)
-    readable: list[tuple[int, str, str | None, Policy, str]] = []
+    rows = _numbered_lines(items) if isinstance(items, str | Path) else list(enumerate(items, 1))
+    from_file = isinstance(items, str | Path)
+    warnings: list[str] = []
+    joined = None
+    if traces is not None:
+        joined = _traces(traces, trace_id_field or id_field, warnings)
+    readable: list[tuple[int, str, str | None, int | None, str]] = []
     outcomes: dict[int, ItemOutcome] = {}
-    for position, item in enumerate(rows, start=1):
-        if isinstance(item, Exception):
-            outcomes[position] = ItemOutcome(str(position), None, None, "ERROR", error=str(item))
-            continue
-        if not isinstance(item, Mapping):
-            error = f"item {position} is a {type(item).__name__}, not an object"
-            outcomes[position] = ItemOutcome(str(position), None, None, "ERROR", error=error)
-            continue
-        item_id = str(item.get(id_field, position))
-        template = item.get(template_field)
-        template = None if template is None else str(template)
-        policy = policies.get(template, default_policy) if template is not None else default_policy
-        answer = item.get(answer_field)
-        if not isinstance(answer, str):
+    for position, (number, item) in enumerate(rows, start=1):
+        line = number if from_file else None
+        fallback_id = f"line {number}" if from_file else str(position)
+        if isinstance(item, Exception) or not isinstance(item, Mapping):
             error = (
-                f"item {item_id!r} has no {answer_field!r} text"
-                if answer is None
-                else f"item {item_id!r}: {answer_field!r} is a {type(answer).__name__}, not text"
+                str(item)
+                if isinstance(item, Exception)
+                else f"{'line' if from_file else 'item'} {number} is a {type(item).__name__}, "
+                "not an object"
             )
-            outcomes[position] = ItemOutcome(item_id, template, policy, "ERROR", error=error)
+            outcomes[position] = ItemOutcome(
+                fallback_id, None, None, "ERROR", error=error, line=line
+            )
             continue
-        readable.append((position, item_id, template, policy, answer))
-    reports = verifier.verify_many(answer for *_, answer in readable)
-    for (position, item_id, template, policy, _), report in zip(readable, reports, strict=True):
-        outcomes[position] = ItemOutcome(item_id, template, policy, _result(report, policy), report)
-    return Evaluation(tuple(outcomes[p] for p in sorted(outcomes)))
+        found_id = _field(item, id_field)
+        item_id = fallback_id if found_id is None else str(found_id)
+        found_template = _field(item, template_field)
+        template = None if found_template is None else str(found_template)
+        answer, missing = _answer(item, found_id, id_field, answer_field, joined, position)
+        if answer is None:
+            policy = verifier.policy(template)
+            outcomes[position] = ItemOutcome(
+                item_id, template, policy, "ERROR", error=missing, line=line
+            )
+            continue
+        readable.append((position, item_id, template, line, answer))
+    reports = verifier.verify_many(
+        (answer for *_, answer in readable),
+        templates=[template for _, _, template, _, _ in readable],
+    )
+    for (position, item_id, template, line, _), report in zip(readable, reports, strict=True):
+        policy = verifier.policy(template)
+        result = _result(report)
+        outcomes[position] = ItemOutcome(item_id, template, policy, result, report, line=line)
+    return Evaluation(tuple(outcomes[p] for p in sorted(outcomes)), tuple(warnings))
 
 
-def _result(report: ReferenceReport, policy: Policy) -> ItemResult:
+def _traces(
+    traces: Iterable[object] | str | Path, id_field: str, warnings: list[str]
+) -> dict[str, list[Mapping[str, Any]]]:
+    """The traces by question id; unreadable traces become warnings naming their line."""
+    from_file = isinstance(traces, str | Path)
+    rows = _numbered_lines(traces) if isinstance(traces, str | Path) else list(enumerate(traces, 1))
+    by_id: dict[str, list[Mapping[str, Any]]] = {}
+    for number, trace in rows:
+        where = f"{traces}: line {number}" if from_file else f"trace {number}"
+        if isinstance(trace, Exception):
+            warnings.append(f"{traces}: {trace}" if from_file else f"{where}: {trace}")
+            continue
+        if not isinstance(trace, Mapping):
+            warnings.append(f"{where} is a {type(trace).__name__}, not an object")
+            continue
+        trace_id = _field(trace, id_field)
+        if trace_id is None:
+            warnings.append(f"{where} has no {id_field!r}, so it answers no question")
+            continue
+        by_id.setdefault(str(trace_id), []).append(trace)
+    return by_id
+
+
+def _answer(
+    item: Mapping[str, Any],
+    item_id: object,
+    id_field: str,
+    answer_field: str,
+    traces: Mapping[str, list[Mapping[str, Any]]] | None,
+    position: int,
+) -> tuple[str | None, str | None]:
+    """The item's answer, or why there is none."""
+    source = item
+    name = f"item {item_id!r}" if item_id is not None else f"item {position}"
+    if traces is not None:
+        if item_id is None:
+            return None, f"item {position} has no {id_field!r}, so no trace can be joined to it"
+        found = traces.get(str(item_id), [])
+        if not found:
+            return None, f"no trace for {id_field} {str(item_id)!r}"
+        if len(found) > 1:
+            return None, f"{len(found)} traces have id {str(item_id)!r}"
+        source, name = found[0], f"the trace of {str(item_id)!r}"
+    answer = _field(source, answer_field)
+    if isinstance(answer, str):
+        return answer, None
+    if answer is None:
+        return None, f"{name} has no {answer_field!r} text"
+    return None, f"{name}: {answer_field!r} is a {type(answer).__name__}, not text"
+
+
+def _result(report: ReferenceReport) -> ItemResult:
     if not report.results:
-        return "FAIL" if policy == "required" else "SKIPPED"
+        return "SKIPPED" if report.result == "PASS" else "FAIL"
     return report.result

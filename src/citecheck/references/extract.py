@@ -1,28 +1,46 @@
-"""Structured references in free text: ``[Bala Kanda 1.1]``, ``(Ayodhya 2.3-5)``, ``John 3:16``.
+"""Structured references in free text: ``[Bala Kanda 1.1]``, ``(Ayodhya 2:3-5)``, ``John 3:16``.
 
-The patterns come from the scheme: its separators make the number tail (``15.30``, ``3:16``),
-its level words the long form (``Sundara Kanda, Sarga 15, Shloka 30``). A tail is a reference
-when the words just before it name a book of the scheme — by any alias or spelling, longest
-name first, so ``Song of Solomon 2:1`` and ``1 John 3:1`` resolve — or name the whole work
-with a numbered top level (``Ramayana 5.15.30``). A name the scheme does not know is taken as
-a reference, to fail, only where the writer clearly meant one: inside brackets
-(``[Mahabharata 1.1]``) or before the top level's word (``Lanka-kand 2.3`` spelled oddly,
-``Xyz Kanda 1.1``). Everything else that merely looks like a reference is left for
-:func:`coverage` to list.
+The patterns come from the scheme: its level words make the long form (``Sundara Kanda, Sarga
+15, Shloka 30``); numbers are joined by ``.``, ``:`` (a space may follow it: ``Luke 3: 5``) or
+a separator the scheme lists. A number tail is a reference when the words just before it name
+a book of the scheme — by any alias or spelling, longest name first, a number word read as its
+number (``Song of Solomon 2:1``, ``1 John 3:1``, ``1John``, ``I Sa``, ``First Sam``) — or name
+the whole work with a numbered top level (``Ramayana 5.15.30``). A name the scheme does not
+know is taken as a reference, to fail, only where the writer clearly meant one: inside
+brackets (``[Mahabharata 1.1]``) or before the top level's word (``Xyz Kanda 1.1``). Everything
+else that merely looks like a reference is left for :meth:`ReferenceExtractor.lookalikes`.
 
-Ranges expand (``2.3-5`` is 2.3, 2.4, 2.5; ``John 3-4`` two chapters), lists too
-(``2.3, 2.5``; ``3:16, 18`` keeps the chapter). Code in Markdown is never read.
+Ranges expand (``2.3-5`` is 2.3, 2.4, 2.5; ``John 3-4`` two chapters); a range across a chapter
+(``29:32-30:10``) or a book (``Genesis 50:3 - Exodus 1:14``) is checked at its two ends, and
+its end may repeat the book (``1 Samuel 1:1-1 Samuel 31:13``). Lists keep the level of their
+last number (``3:16, 18`` keeps the chapter; after ``29:32-30:10``, ``11`` is 30:11). A book of
+one chapter is cited by verse (``Obadiah 3-6``). Code in Markdown is never read.
+
+A reference is never cut short: numbers joined by a character that is not a separator
+(``Sundara 15/30``), or a name that stands for several books (``AK 2.3``: Ayodhya or Aranya),
+make a mention with a :attr:`~Mention.doubt`, reported unchecked, not a shorter reference.
+Where the scheme names an outside parser (the Bible: ``pythonbible``) and it is installed, its
+references are read first and this reading is checked against its parse.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
-from citecheck.errors import ConfigError
+from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.model import Span
-from citecheck.references.scheme import Book, ReferenceScheme, StructuredReference, fold
+from citecheck.references.pythonbible_parser import Passage, PythonBibleParser, cleaned
+from citecheck.references.scheme import (
+    NO_ZERO,
+    Book,
+    ReferenceScheme,
+    StructuredReference,
+    fold,
+    number_word,
+)
 from citecheck.syntax._scan import DASHES, CodeRegions
 
 __all__ = ["Lookalike", "Mention", "ReferenceExtractor"]
@@ -30,8 +48,10 @@ __all__ = ["Lookalike", "Mention", "ReferenceExtractor"]
 MAX_DIGITS = 9
 """A number with more digits than this cites nothing; it is reported, not converted."""
 
-_TOKEN = re.compile(r"\d|[^\W\d_][\w'’\-]*\.?")
+_TOKEN = re.compile(r"\d+|[^\W\d_][\w'’\-]*\.?")
 _NAME_WORDS = 5
+_NAME_REACH = 24 * _NAME_WORDS
+"""How far before a number a name may start, in characters."""
 _NOT_NAMES = frozenset(
     fold(word)
     for word in (
@@ -43,21 +63,39 @@ _NOT_NAMES = frozenset(
 """Words that precede numbers in ordinary prose (``(Table 2.3)``): never an unknown book."""
 _CLOSERS = frozenset("])")
 _OPENERS = frozenset("[(")
+_NOT_JOINERS = "\\s\\w,;()\\[\\]{}<>\"'“”‘’«»" + DASHES.replace("-", "\\-")
+"""Characters that never join two numbers into one reference (for a negated regex class):
+space, letters and digits, list and range punctuation, brackets, quotes. Any other character
+between two numbers (``15.30``, ``15:30``, ``15/30``, ``15_30``) makes them one reference, read
+when the scheme accepts it as a separator and doubted when it does not."""
+_LOOKALIKE_JOINERS = "[.:/_·|]"
+_PLAIN = re.compile(r"[ \t]*\d+(?:[:.]\d+)?(?:-\d+)?")
+"""A plain ``chapter[:verse][-number]`` after a book's name: pythonbible and this extractor
+read it alike (one-chapter books included; the parity test over pythonbible's own test
+suite holds them to it), so pythonbible's slower parse is asked only for the other forms."""
 
 
 @dataclass(frozen=True, slots=True)
 class Mention:
     """One reference as written: where it stands, the text, and the references it expands to.
 
+    ``ranges`` are the spans cited, as written, each (first, last) — one reference is (ref,
+    ref), ``Genesis 1:1-3:4`` one range whose verses ``references`` gives at its two ends.
+
     ``problem`` is set for a mention that cannot cite anything whatever the corpus (a zero, a
     20-digit number, a range that runs backwards, a number that contradicts the book's name);
-    its one reference is then reported ``NOT_FOUND`` with the problem as the reason.
+    its one reference is then reported ``NOT_FOUND`` with the problem as the reason. ``doubt``
+    is set for a mention that cannot be read for sure (a name that stands for several books, a
+    separator the scheme does not use): it is reported ``UNCHECKED`` with the doubt as the
+    reason, never resolved by a guess.
     """
 
     span: Span
     raw: str
     references: tuple[StructuredReference, ...]
     problem: str | None = None
+    doubt: str | None = None
+    ranges: tuple[tuple[StructuredReference, StructuredReference], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +105,48 @@ class Lookalike:
     span: Span
     text: str
     line: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Name:
+    """A name before numbers: a known ``book``, an unknown name as ``written``, an ambiguous
+    one with its ``candidates``, or (none of them) the name of the whole work. ``doubt`` says
+    why a known book may not be the one meant (``1 Joh``: 1 John, or John?)."""
+
+    start: int
+    end: int
+    book: Book | None = None
+    written: str | None = None
+    candidates: tuple[Book, ...] = ()
+    doubt: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """One item of a mention as written: a reference, or a range with its end (which may name
+    its own book)."""
+
+    name: _Name
+    start: list[str]
+    end: list[str] | None = None
+    end_name: _Name | None = None
+
+
+@dataclass(slots=True)
+class _Read:
+    """A mention being read: its parts, and the separators met that the scheme does not use."""
+
+    parts: list[_Part] = field(default_factory=list)
+    strange: list[str] = field(default_factory=list)
+
+
+class _Impossible(Exception):
+    """A part that cannot cite anything (``problem``) or cannot be read for sure (``doubt``)."""
+
+    def __init__(self, reason: str, *, doubt: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.doubt = doubt
 
 
 class ReferenceExtractor:
@@ -81,16 +161,17 @@ class ReferenceExtractor:
             raise ConfigError(f"max_range must be positive, got {max_range}")
         self.scheme = scheme
         self.max_range = max_range
-        seps = "".join(re.escape(s) for s in scheme.separators)
-        tail = rf"\d+(?:[{seps}]\d+)*"
-        self._separator = re.compile(f"[{seps}]")
+        self._accepted = frozenset(scheme.accepted_separators)
+        spaced = "".join(re.escape(s) for s in scheme.accepted_separators if s != ".")
+        joiner = rf"(?:[{spaced}][ \t]*|[^{_NOT_JOINERS}{spaced}]|_)"
+        tail = rf"\d+(?:{joiner}\d+)*"
         self._tail = re.compile(
-            rf"(?<![\w{seps}])(?P<minus>(?<=\s)[-\u2212])?(?P<tail>{tail})(?![{seps}]?\d)"
+            rf"(?<!\w)(?<!\d[^{_NOT_JOINERS}])(?P<minus>(?<=\s)[-\u2212])?(?P<tail>{tail})"
         )
-        self._range_end = re.compile(rf"[ \t]?[{DASHES}][ \t]?({tail})(?![{seps}]?\d)")
+        self._joiners = re.compile(r"[^\d \t]")
+        self._range_start = re.compile(rf"[ \t]*[{DASHES}][ \t]*")
         self._list_item = re.compile(
-            rf"[ \t]?[,;][ \t]?(?:and[ \t]+)?({tail})(?![{seps}]?\d)|[ \t]+and[ \t]+({tail})"
-            rf"(?![{seps}]?\d)"
+            rf"[ \t]*[,;][ \t]*(?:and[ \t]+)?({tail})|[ \t]+and[ \t]+({tail})"
         )
         self._short_item_end = re.compile(rf"[ \t]*(?:[,;.\])}}{DASHES}]|and\b|$)", re.MULTILINE)
         words = [
@@ -102,36 +183,52 @@ class ReferenceExtractor:
         ]
         parts = [rf"\b(?:{w})\.?[ \t]*(\d+)" for w in words]
         long_form = parts[0] + "".join(rf"(?:[ \t]*,?[ \t]*{part})?" for part in parts[1:])
-        self._long = re.compile(rf"(?i:{long_form})(?![{seps}]?\d)")
+        self._long = re.compile(rf"(?i:{long_form})(?!{joiner}?\d)")
         self._works = frozenset(fold(name) for name in scheme.work_names)
         self._top_words = frozenset(
             fold(w) for w in (scheme.levels[0], *scheme.level_words.get(scheme.levels[0], ()))
         )
         self._lookalikes = re.compile(
-            rf"[\[(][^\[\]()\n]{{0,60}}?\d+[{seps}]\d+[^\[\]()\n]{{0,30}}?[\])]"
-            rf"|\b[^\W\d_][\w'’\-]*\.?[ \t]+\d+(?:[{seps}]\d+)+"
+            rf"[\[(][^\[\]()\n]{{0,60}}?\d+{_LOOKALIKE_JOINERS}\d+[^\[\]()\n]{{0,30}}?[\])]"
+            rf"|\b[^\W\d_][\w'’\-]*\.?[ \t]+\d+(?:{_LOOKALIKE_JOINERS}\d+)+"
             rf"|(?i:\b(?:{'|'.join(words)})\.?[ \t]*\d+)"
         )
+        self._parser = _outside_parser(scheme)
 
     # -- public ---------------------------------------------------------------------------
 
     def extract(self, text: str) -> tuple[list[Mention], list[str]]:
         """The mentions in ``text`` in order, and warnings about ranges checked at their ends."""
+        clean, offsets = text, None
+        outside: list[tuple[Mention, list[str]]] = []
+        if self._parser is not None:
+            clean, offsets = cleaned(text)
+            outside = list(self._outside_mentions(clean))
+        taken = [m.span for m, _ in outside]
+        own = sorted(
+            (*self._tails(clean, taken), *self._long_forms(clean)),
+            key=lambda c: (c[0].span.start, -len(c[0].span)),
+        )
         code = CodeRegions(text)
-        found: list[tuple[Mention, list[str]]] = []
-        for candidate in (*self._tails(text), *self._long_forms(text)):
-            mention, _ = candidate
-            if not code.overlaps(mention.span.start, mention.span.end):
-                found.append(candidate)
-        mentions: list[Mention] = []
-        warnings: list[str] = []
-        end = -1
-        for mention, notes in sorted(found, key=lambda c: (c[0].span.start, -len(c[0].span))):
-            if mention.span.start >= end:
-                mentions.append(mention)
-                warnings.extend(notes)
-                end = mention.span.end
-        return mentions, warnings
+        starts: list[int] = []  # the chosen mentions, by start; they never overlap
+        chosen: list[tuple[Mention, list[str]]] = []
+        for candidate in (*outside, *own):  # the outside parser's mentions win any overlap
+            mention = candidate[0]
+            if offsets is not None and offsets.changed:
+                start = offsets.original(mention.span.start)
+                end = offsets.original(mention.span.end, end=True)
+                mention = _moved(mention, Span(start, end), text[start:end])
+            span = mention.span
+            index = bisect_left(starts, span.start)
+            if (
+                code.overlaps(span.start, span.end)
+                or (index and chosen[index - 1][0].span.end > span.start)
+                or (index < len(starts) and starts[index] < span.end)
+            ):
+                continue
+            starts.insert(index, span.start)
+            chosen.insert(index, (mention, candidate[1]))
+        return [m for m, _ in chosen], [note for _, notes in chosen for note in notes]
 
     def lookalikes(self, text: str, mentions: list[Mention] | None = None) -> list[Lookalike]:
         """Strings that look like references but are not among ``mentions``: the gaps of the
@@ -150,55 +247,77 @@ class ReferenceExtractor:
 
     # -- the number-tail form -------------------------------------------------------------
 
-    def _tails(self, text: str) -> Iterator[tuple[Mention, list[str]]]:
+    def _tails(self, text: str, taken: Sequence[Span] = ()) -> Iterator[tuple[Mention, list[str]]]:
+        """The number-tail mentions; a tail within ``taken`` (the outside parser's mentions, in
+        order) is skipped: the parser's mention would win it anyway."""
         position = 0
+        next_taken = 0
         while (match := self._tail.search(text, position)) is not None:
             position = match.end()
-            named = self._name_before(text, match.start())
-            if named is None:
+            while next_taken < len(taken) and taken[next_taken].end <= match.start():
+                next_taken += 1
+            if next_taken < len(taken) and taken[next_taken].start <= match.start():
                 continue
-            name_start, book, written = named
-            full = self._split(match.group("tail"))
-            depth = self.scheme.depth
-            if book is None and written is None:  # a work name: the first number is the book
-                if len(full) != depth + 1:
-                    continue
-            elif not 1 <= len(full) <= depth + 1:
+            name = self._name_before(text, match.start())
+            if name is None:
                 continue
-            mention_end, items = self._continuation(text, match.end(), full)
-            span = Span(name_start, mention_end)
-            if book is None and written is not None and not self._unknown_allowed(text, span):
+            read = self._read_numbers(text, name, match)
+            if read is None:
+                continue
+            mention_end, parts = read
+            span = Span(name.start, mention_end)
+            unknown = name.book is None and name.written is not None and not name.candidates
+            if unknown and not self._unknown_allowed(text, span):
                 continue
             position = max(position, mention_end)
             if match.group("minus"):
                 problem = "a negative number cannot cite anything"
-                yield self._impossible(text, span, book, written, (), problem), []
+                yield self._impossible(text, span, name, (), problem), []
                 continue
-            yield self._mention(text, span, book, written, [full, *items])
+            yield self._mention(text, span, parts)
 
-    def _name_before(
-        self, text: str, end: int, *, adjacent: bool = False
-    ) -> tuple[int, Book | None, str | None] | None:
-        """The book named right before ``end``: (where the name starts, the book or None,
-        the name as written when unknown). ``None`` when no name stands there; a work name
-        (``Ramayana``) gives ``(start, None, None)``. Before a number the name must be
-        followed by a space, or end in a full stop where ``.`` is not a separator (``Gen.1:1``
-        in a scheme of ``:`` alone); ``adjacent`` lifts that."""
+    def _read_numbers(
+        self, text: str, name: _Name, match: re.Match[str]
+    ) -> tuple[int, _Read] | None:
+        """The numbers after ``name``, from the tail ``match`` on: where they end and the parts
+        they make; ``None`` when the tail cannot cite anything under that name."""
+        full, strange = self._split(match.group("tail"))
+        depth = self.scheme.depth
+        if _is_work(name):  # a work name: the first number is the book
+            if len(full) != depth + 1:
+                return None
+        elif not 1 <= len(full) <= depth + 1:
+            return None
+        read = _Read(strange=strange)
+        end = self._continuation(text, match.end(), name, full, read)
+        return end, read
+
+    def _name_before(self, text: str, end: int, *, adjacent: bool = False) -> _Name | None:
+        """The book named right before ``end``; ``None`` when no name stands there. Before a
+        number the name must be followed by a space, or end in a full stop (``Gen.1:1``);
+        ``adjacent`` lifts that. Within a name, a number may touch the word after it
+        (``1John``) and initials may touch (``A.K.``)."""
         line_start = text.rfind("\n", 0, end) + 1
-        low = max(line_start, end - 24 * _NAME_WORDS)
+        low = max(line_start, end - _NAME_REACH)
         tokens = list(_TOKEN.finditer(text, low, end))
         words: list[re.Match[str]] = []
         boundary = end
         for token in reversed(tokens):
             gap = text[token.end() : boundary]
-            touching = not gap and not (boundary == end and (adjacent or token.group()[-1] == "."))
-            if gap.strip(" \t") or touching:
+            if gap.strip(" \t"):
                 break
+            if not gap:
+                if boundary == end:
+                    if not (adjacent or token.group()[-1] == "."):
+                        break
+                elif not (token.group().isdigit() or token.group()[-1] == "."):
+                    break
             words.append(token)
             boundary = token.start()
             if len(words) == _NAME_WORDS:
                 break
         words.reverse()
+        scheme = self.scheme
         for k in range(len(words), 0, -1):
             first = words[-k]
             name = text[first.start() : words[-1].end()]
@@ -206,11 +325,18 @@ class ReferenceExtractor:
                 continue
             if first.group().isdigit() and k == 1:
                 continue
-            book = self.scheme.book(name)
+            name_end = words[-1].end()
+            book = scheme.book(name)
             if book is not None:
-                return first.start(), book, None
+                doubt = self._doubt_before(words[:-k], name, book)
+                if doubt is not None:
+                    return _Name(doubt[1], name_end, book=book, doubt=doubt[0])
+                return _Name(first.start(), name_end, book=book)
+            candidates = scheme.candidates(name)
+            if candidates:
+                return _Name(first.start(), name_end, written=name.strip(), candidates=candidates)
             if fold(name) in self._works:
-                return first.start(), None, None
+                return _Name(first.start(), name_end)
         if not words:
             return None
         # An unknown name: the words from an opening bracket, or before the top level's word.
@@ -218,14 +344,70 @@ class ReferenceExtractor:
         if opening[-1:] in _OPENERS:
             name = text[words[0].start() : words[-1].end()].rstrip(".")
             if fold(words[0].group()) not in _NOT_NAMES and any(ch.isalpha() for ch in name):
-                return words[0].start(), None, name
+                return _Name(words[0].start(), words[-1].end(), written=name)
         if (
             len(words) >= 2
             and fold(words[-1].group()) in self._top_words
             and fold(words[-2].group()) not in _NOT_NAMES
             and words[-2].group()[0].isalpha()
         ):
-            return words[-2].start(), None, text[words[-2].start() : words[-1].end()]
+            start = words[-2].start()
+            return _Name(start, words[-1].end(), written=text[start : words[-1].end()])
+        return None
+
+    def _doubt_before(
+        self, before: list[re.Match[str]], name: str, book: Book
+    ) -> tuple[str, int] | None:
+        """Why the words ``before`` a name may make it another book, and where those words
+        start: a number word that, put before the book, names a numbered one (``1 Joh``, ``The
+        First Epistle of John``: 1 John?), or ``X of`` where X is a book (``The Revelation of
+        John``: Revelation?). A digit or ``I`` counts only right before the name (``as I read
+        John 3:16`` is prose)."""
+        scheme = self.scheme
+        words = [w.group() for w in before]
+        for distance, word in enumerate(reversed(words)):
+            number = number_word(word)
+            if number is None or (distance and (word.isdigit() or word.upper() == "I")):
+                continue
+            siblings = [scheme.book(f"{number} {alias}") for alias in (book.name, *book.aliases)]
+            sibling = next((b for b in siblings if b is not None and b is not book), None)
+            if sibling is not None:
+                first = len(words) - distance - 1
+                phrase = " ".join([*words[first:], name])
+                reason = f"{phrase!r} may be {sibling.name} or {book.name}: write the book's name"
+                return reason, before[first].start()
+        trimmed = list(words)
+        while trimmed and fold(trimmed[-1]) == "the":
+            trimmed.pop()
+        if len(trimmed) >= 2 and fold(trimmed[-1]) == "of":
+            head = trimmed[:-1]
+            for k in range(min(3, len(head)), 0, -1):
+                other = scheme.book(" ".join(head[-k:]))
+                if other is not None and other is not book:
+                    phrase = f"{' '.join(head[-k:])} of {name}"
+                    reason = f"{phrase!r} may be {other.name} or {book.name}: write the book's name"
+                    return reason, before[len(head) - k].start()
+        return None
+
+    def _name_after(self, text: str, position: int) -> tuple[_Name, re.Match[str]] | None:
+        """A book named from ``position`` on and the number tail after it, for a range end that
+        names its book (``1 Samuel 1:1-1 Samuel 31:13``, ``Genesis 50:3 - Exodus 1:14``)."""
+        if self._parser is not None:
+            found = self._parser.book_at(text, position)
+            if found is not None:
+                number, name_end = found
+                tail = self._tail.match(text, _skip_space(text, name_end))
+                book = self.scheme.book_by_number(number)
+                if tail is not None and book is not None:
+                    return _Name(position, name_end, book=book), tail
+        for tail in self._tail.finditer(text, position):
+            if tail.start() - position > _NAME_REACH or "\n" in text[position : tail.start()]:
+                return None
+            name = self._name_before(text, tail.start())
+            if name is not None and name.start == position and name.book is not None:
+                return name, tail
+            if tail.start() > position:
+                return None
         return None
 
     def _unknown_allowed(self, text: str, span: Span) -> bool:
@@ -238,38 +420,56 @@ class ReferenceExtractor:
         return after in _CLOSERS or after in {",", ";"}
 
     def _continuation(
-        self, text: str, position: int, first: list[str]
-    ) -> tuple[int, list[list[str] | tuple[list[str], list[str]]]]:
-        """Where the mention ends, with a range end after the first tail and the list items
-        after that."""
-        items: list[list[str] | tuple[list[str], list[str]]] = []
-        previous = first
-        if (found := self._range_end.match(text, position)) is not None:
-            end_numbers = self._split(found.group(1))
-            if len(end_numbers) <= len(previous):
-                items.append((previous, end_numbers))
-                position = found.end()
+        self, text: str, position: int, name: _Name, first: list[str], read: _Read
+    ) -> int:
+        """Where the mention ends: its first tail, a range end after it, then list items (each
+        with its range end); the parts go to ``read``. A list item keeps the level of the last
+        number before it, a range's end included (after ``29:32-30:10``, ``11`` is 30:11), and
+        the book of a range's end (after ``Genesis 50:3 - Exodus 1:14``, ``2:3`` is Exodus)."""
+        part, position = self._range(text, position, _Part(name, first), read)
+        read.parts.append(part)
+        previous = _last_numbers(part)
         while (item := self._list_item.match(text, position)) is not None:
-            numbers = self._split(item.group(1) or item.group(2))
-            if len(numbers) > len(first) or (item.group(2) and len(numbers) < len(first)):
+            numbers, strange = self._split(item.group(1) or item.group(2))
+            if len(numbers) > len(previous) or (item.group(2) and len(numbers) < len(previous)):
                 break
-            if len(numbers) < len(first) and not self._short_item_end.match(text, item.end()):
+            if len(numbers) < len(previous) and not self._short_item_end.match(text, item.end()):
                 break
+            read.strange.extend(strange)
             full = previous[: len(previous) - len(numbers)] + numbers
-            position = item.end()
-            if (found := self._range_end.match(text, position)) is not None:
-                end_numbers = self._split(found.group(1))
-                if len(end_numbers) <= len(full):
-                    items.append((full, end_numbers))
-                    position = found.end()
-                    previous = full
-                    continue
-            items.append(full)
-            previous = full
-        return position, items
+            part, position = self._range(
+                text, item.end(), _Part(part.end_name or part.name, full), read
+            )
+            read.parts.append(part)
+            previous = _last_numbers(part)
+        return position
 
-    def _split(self, tail: str) -> list[str]:
-        return self._separator.split(tail)
+    def _range(self, text: str, position: int, part: _Part, read: _Read) -> tuple[_Part, int]:
+        """``part`` with the end of a range after ``position`` if one stands there, and where
+        the part ends."""
+        dash = self._range_start.match(text, position)
+        if dash is None:
+            return part, position
+        qualified = self._name_after(text, dash.end())
+        if qualified is not None:
+            end_name, named_tail = qualified
+            numbers, strange = self._split(named_tail.group("tail"))
+            if 1 <= len(numbers) <= self.scheme.depth + 1:
+                read.strange.extend(strange)
+                return _Part(part.name, part.start, numbers, end_name), named_tail.end()
+        tail = self._tail.match(text, dash.end())
+        if tail is None or tail.group("minus"):
+            return part, position
+        numbers, strange = self._split(tail.group("tail"))
+        if len(numbers) > len(part.start):
+            return part, position
+        read.strange.extend(strange)
+        return _Part(part.name, part.start, numbers), tail.end()
+
+    def _split(self, tail: str) -> tuple[list[str], list[str]]:
+        """The numbers of a tail, and the joiners in it that the scheme does not accept."""
+        joiners = self._joiners.findall(tail)
+        return re.findall(r"\d+", tail), [j for j in joiners if j not in self._accepted]
 
     # -- the long form --------------------------------------------------------------------
 
@@ -280,133 +480,337 @@ class ReferenceExtractor:
                 prefix_end -= 1
             if prefix_end == match.start():
                 continue
-            named = self._name_before(text, prefix_end, adjacent=True)
-            if named is None:
-                continue
-            name_start, book, _ = named
-            if book is None:
+            name = self._name_before(text, prefix_end, adjacent=True)
+            if name is None or name.book is None:
                 continue  # the long form names a known book: it is too wordy to guess at
             numbers = [g for g in match.groups() if g is not None]
-            yield self._mention(text, Span(name_start, match.end()), book, None, [numbers])
+            read = _Read([_Part(name, numbers)])
+            yield self._mention(text, Span(name.start, match.end()), read)
 
-    # -- building mentions ----------------------------------------------------------------
+    # -- the outside parser (pythonbible for the Bible) -----------------------------------
 
-    def _mention(
+    def _outside_mentions(self, text: str) -> Iterator[tuple[Mention, list[str]]]:
+        """The references the outside parser finds, each read by this extractor from the
+        parser's book name on and checked against the parser's reading: where the parser reads
+        an existing verse this reading misses, the parser's reading is taken (with the
+        references of this one that do not exist, which the parser drops)."""
+        parser = self._parser
+        assert parser is not None
+        for start, end in parser.find(text):
+            found = parser.book_at(text, start)
+            if found is None or not any(ch.isdigit() for ch in text[found[1] : end]):
+                continue  # a book without a number (``1 Sam``) is prose as often as not
+            book = self.scheme.book_by_number(found[0])
+            name = (
+                _Name(start, found[1], book=book)
+                if book is not None
+                else _Name(start, found[1], written=text[start : found[1]].rstrip(". \t"))
+            )
+            own: tuple[Mention, list[str]] | None = None
+            tail = self._tail.match(text, _skip_space(text, found[1]))
+            if tail is not None and not tail.group("minus"):
+                numbers = self._read_numbers(text, name, tail)
+                if numbers is not None:
+                    own = self._mention(text, Span(start, numbers[0]), numbers[1])
+            if own is not None and (
+                book is None  # a book pythonbible knows and the scheme does not: it fails
+                or own[0].problem
+                or own[0].doubt
+                or (own[0].span.end == end and _PLAIN.fullmatch(text, found[1], end))
+            ):
+                yield own
+                continue
+            theirs = parser.read(text[start:end])
+            if own is not None and (
+                theirs is None
+                or (own[0].span.end >= end and parser.covers(theirs, self._passages(own[0])))
+            ):
+                yield own
+            elif theirs and (mention := self._from_passages(text, Span(start, end), theirs, own)):
+                yield mention
+
+    def _passages(self, mention: Mention) -> list[Passage]:
+        """The ranges of ``mention`` that name known books, as pythonbible passages."""
+        return [p for first, last in mention.ranges if (p := self._passage(first, last))]
+
+    def _passage(self, first: StructuredReference, last: StructuredReference) -> Passage | None:
+        """The range ``first``-``last`` as a pythonbible passage (``None`` for the levels a
+        reference does not give); ``None`` when a book is unknown or a number too deep."""
+        book, end_book = self.scheme.book(first.book), self.scheme.book(last.book)
+        if book is None or end_book is None or not (first.known and last.known):
+            return None
+        if max(len(first.numbers), len(last.numbers)) > self.scheme.depth:
+            return None
+        start: tuple[int | None, ...] = (*first.numbers, None, None)
+        stop: tuple[int | None, ...] = (*last.numbers, None, None)
+        return book.number, start[0], start[1], stop[0], stop[1], end_book.number
+
+    def _from_passages(
         self,
         text: str,
         span: Span,
-        book: Book | None,
-        written: str | None,
-        items: list[list[str] | tuple[list[str], list[str]]],
-    ) -> tuple[Mention, list[str]]:
-        """The mention and the warnings about its ranges."""
-        raw = text[span.start : span.end]
+        passages: Sequence[Passage],
+        own: tuple[Mention, list[str]] | None,
+    ) -> tuple[Mention, list[str]] | None:
+        """A mention of the parser's passages, plus the ranges of ``own`` that do not exist
+        (the parser leaves those out; they must still fail); ``None`` when the passages name
+        no book of the scheme."""
+        parser = self._parser
+        assert parser is not None
         scheme = self.scheme
+        ranges: list[tuple[StructuredReference, StructuredReference]] = []
         references: list[StructuredReference] = []
         notes: list[str] = []
-        for item in items:
-            start, end = item if isinstance(item, tuple) else (item, None)
-            problem = self._problem(start + (end or []))
-            if problem is None and book is None and written is None:
-                book, start, end, problem = self._numbered_by_work(start, end)
-            elif problem is None and len(start) == scheme.depth + 1:
-                start, end, problem = self._drop_book_number(book, written, start, end)
-            if problem is not None:
-                return self._impossible(text, span, book, written, (), problem), notes
-            name = book.name if book is not None else (written or "?")
-            numbers = tuple(int(n) for n in start)
-            if end is None:
-                references.append(scheme.reference(name, numbers))
+        for book_number, chapter, verse, end_chapter, end_verse, end_book_number in passages:
+            book = scheme.book_by_number(book_number)
+            end_book = scheme.book_by_number(end_book_number)
+            if book is None or end_book is None:
                 continue
-            expanded, problem, note = self._expand(name, numbers, tuple(int(n) for n in end))
-            if problem is not None:
-                return self._impossible(text, span, book, written, numbers, problem), notes
-            references.extend(expanded)
-            if note:
-                notes.append(note)
-        unique = tuple(dict.fromkeys(references))
-        return Mention(span, raw, unique), notes
+            first = tuple(n for n in (chapter, verse) if n is not None)
+            last = tuple(n for n in (end_chapter, end_verse) if n is not None)
+            if 0 in first + last:  # pythonbible takes a verse 0 for "no verse": never a verse
+                name = _Name(span.start, span.start, book)
+                return self._impossible(text, span, name, (), NO_ZERO), []
+            try:
+                refs, note = self._span(book, first, end_book, last)
+            except _Impossible:
+                continue  # pythonbible validated it: it cannot run backwards
+            ranges.append((refs[0], refs[-1]))
+            references.extend(refs)
+            notes.extend([note] if note else [])
+        if own is not None:
+            for first_ref, last_ref in own[0].ranges:
+                passage = self._passage(first_ref, last_ref)
+                if passage is None or parser.span(passage) is None:
+                    ranges.append((first_ref, last_ref))
+                    references.extend((first_ref, last_ref))
+            span = Span(span.start, max(span.end, own[0].span.end))
+        if not references:
+            return None
+        raw = text[span.start : span.end]
+        return Mention(span, raw, tuple(dict.fromkeys(references)), ranges=tuple(ranges)), notes
+
+    # -- building mentions ----------------------------------------------------------------
+
+    def _mention(self, text: str, span: Span, read: _Read) -> tuple[Mention, list[str]]:
+        """The mention of ``read``'s parts and the warnings about its ranges."""
+        raw = text[span.start : span.end]
+        first_name = read.parts[0].name
+        if first_name.doubt is not None:
+            return self._impossible(text, span, first_name, (), first_name.doubt, doubt=True), []
+        if read.strange:
+            joiners = ", ".join(repr(j) for j in dict.fromkeys(read.strange))
+            accepted = " and ".join(repr(s) for s in self.scheme.accepted_separators)
+            doubt = (
+                f"{joiners} is not a separator of {self.scheme.title} references "
+                f"({accepted} are), so {' '.join(raw.split())!r} was not read"
+            )
+            return self._impossible(text, span, first_name, (), doubt, doubt=True), []
+        references: list[StructuredReference] = []
+        ranges: list[tuple[StructuredReference, StructuredReference]] = []
+        notes: list[str] = []
+        for part in read.parts:
+            try:
+                refs, note = self._part(part)
+            except _Impossible as impossible:
+                mention = self._impossible(
+                    text, span, part.name, (), impossible.reason, doubt=impossible.doubt
+                )
+                return mention, []
+            ranges.append((refs[0], refs[-1]))
+            references.extend(refs)
+            notes.extend([note] if note else [])
+        return Mention(span, raw, tuple(dict.fromkeys(references)), ranges=tuple(ranges)), notes
+
+    def _part(self, part: _Part) -> tuple[list[StructuredReference], str | None]:
+        """The references of one part (a range: its references, or its two ends with a note)."""
+        self._check(part.start + (part.end or []))
+        book, start = self._resolve(part.name, part.start)
+        if part.end is None:
+            return [self._reference(book, part.name, start)], None
+        if part.end_name is not None:
+            end_book, end = self._resolve(part.end_name, part.end)
+        else:
+            end_book, end = book, self._relative_end(part, book, start)
+        if book is not None and end_book is not None:
+            return self._span(book, start, end_book, end)
+        if part.end_name is not None:
+            raise _Impossible("a range may not run between a known and an unknown book")
+        return self._expand(part.name.written or "?", start, end)
+
+    def _span(
+        self, book: Book, start: tuple[int, ...], end_book: Book, end: tuple[int, ...]
+    ) -> tuple[list[StructuredReference], str | None]:
+        """A range from ``start`` in ``book`` to ``end`` in ``end_book``: its references, or
+        its two ends and a note when it crosses a book."""
+        if end_book is book:
+            return self._expand(book.name, start, end)
+        first = self.scheme.reference(book.name, start)
+        last = self.scheme.reference(end_book.name, end)
+        shown = f"{first.canonical}-{last.canonical}"
+        if end_book.number < book.number:
+            raise _Impossible(f"the range {shown} runs backwards")
+        top = self.scheme.levels[0]
+        return [first, last], f"the range {shown} crosses a {top}; only its two ends are checked"
+
+    def _check(self, numbers: list[str]) -> None:
+        """Numbers that cannot cite anything: too many digits, or a zero."""
+        for number in numbers:
+            if len(number) > MAX_DIGITS:
+                shown = number if len(number) <= 20 else number[:20] + "…"
+                raise _Impossible(f"the number {shown} ({len(number)} digits) cannot cite anything")
+            if int(number) == 0:
+                raise _Impossible(NO_ZERO)
+
+    def _resolve(self, name: _Name, written: list[str]) -> tuple[Book | None, tuple[int, ...]]:
+        """The book and the numbers below it of a reference written ``name written``: a work
+        name or a repeated book number gives the book by its first number; a book of one part
+        is cited one level lower; an ambiguous name is resolved by its number or doubted."""
+        scheme, top = self.scheme, self.scheme.levels[0]
+        numbers = tuple(int(n) for n in written)
+        full = len(numbers) == scheme.depth + 1
+        if name.candidates:
+            if not full:
+                books = " or ".join(b.name for b in name.candidates)
+                raise _Impossible(
+                    f"{name.written!r} may be {books}: write the {top}'s name, or its number "
+                    f"first ({name.written} {name.candidates[0].number}.…)",
+                    doubt=True,
+                )
+            chosen = [b for b in name.candidates if b.number == numbers[0]]
+            if not chosen:
+                numbered = _numbered(name.candidates, top)
+                raise _Impossible(f"{name.written!r}: {numbered}, not {numbers[0]}")
+            return chosen[0], numbers[1:]
+        if _is_work(name):
+            book = scheme.book_by_number(numbers[0])
+            if book is None:
+                count = len(scheme.books)
+                raise _Impossible(f"the {scheme.title} has {count} {scheme.plural(top)}")
+            return book, numbers[1:]
+        if full:
+            if name.book is None:
+                shown = ".".join(written)
+                raise _Impossible(f"{name.written} is not a {top}, so {shown} cannot be read")
+            if numbers[0] != name.book.number:
+                raise _Impossible(f"{name.book.name} is {top} {name.book.number}, not {numbers[0]}")
+            return name.book, numbers[1:]
+        if name.book is not None and name.book.single_part and len(numbers) < scheme.depth:
+            return name.book, (1, *numbers)
+        return name.book, numbers
+
+    def _relative_end(
+        self, part: _Part, book: Book | None, start: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """The end of a range written without its book: its last numbers (``2.3-5``), or all of
+        them with the book's or work's number first (``Bala 1.1.1-1.1.5``)."""
+        assert part.end is not None
+        end = tuple(int(n) for n in part.end)
+        written_start = len(part.start)
+        if written_start == self.scheme.depth + 1 and len(end) == written_start:
+            if book is None or end[0] != book.number:
+                raise _Impossible("a range may not run across two books")
+            end = end[1:]
+        return start[: len(start) - len(end)] + end
+
+    def _reference(
+        self, book: Book | None, name: _Name, numbers: tuple[int, ...]
+    ) -> StructuredReference:
+        return self.scheme.reference(
+            book.name if book is not None else name.written or "?", numbers
+        )
 
     def _impossible(
         self,
         text: str,
         span: Span,
-        book: Book | None,
-        written: str | None,
+        name: _Name,
         numbers: tuple[int, ...],
-        problem: str,
+        reason: str,
+        *,
+        doubt: bool = False,
     ) -> Mention:
-        """A mention that cannot cite anything: one reference, as written, with the problem."""
+        """A mention that cannot cite anything, or cannot be read for sure: one reference, as
+        written, with the reason."""
         raw = text[span.start : span.end]
-        name = book.name if book is not None else (written or "?")
+        known = name.book is not None and not doubt
+        book = name.book.name if name.book is not None else (name.written or "?")
         shown = " ".join(raw.split())
-        ref = StructuredReference(self.scheme.name, name, numbers, book is not None, shown)
-        return Mention(span, raw, (ref,), problem)
-
-    def _problem(self, numbers: list[str]) -> str | None:
-        for number in numbers:
-            if len(number) > MAX_DIGITS:
-                shown = number if len(number) <= 20 else number[:20] + "…"
-                return f"the number {shown} ({len(number)} digits) cannot cite anything"
-            if int(number) == 0:
-                return "numbering starts at 1; there is no number 0"
-        return None
-
-    def _numbered_by_work(
-        self, start: list[str], end: list[str] | None
-    ) -> tuple[Book | None, list[str], list[str] | None, str | None]:
-        scheme = self.scheme
-        book = scheme.book_by_number(int(start[0]))
-        if book is None:
-            top = scheme.levels[0]
-            count = len(scheme.books)
-            return None, start, end, f"the {scheme.title} has {count} {scheme.plural(top)}"
-        if end is not None and len(end) == len(start):
-            if end[0] != start[0]:
-                return book, start, end, "a range may not run across two books"
-            end = end[1:]
-        return book, start[1:], end, None
-
-    def _drop_book_number(
-        self, book: Book | None, written: str | None, start: list[str], end: list[str] | None
-    ) -> tuple[list[str], list[str] | None, str | None]:
-        """``Sundara 5.15.30``: the first number repeats the book's, and must agree."""
-        top = self.scheme.levels[0]
-        if book is None:
-            return start, end, f"{written} is not a {top}, so {'.'.join(start)} cannot be read"
-        if int(start[0]) != book.number:
-            return start, end, f"{book.name} is {top} {book.number}, not {int(start[0])}"
-        if end is not None and len(end) == len(start):
-            if int(end[0]) != book.number:
-                return start, end, "a range may not run across two books"
-            end = end[1:]
-        return start[1:], end, None
+        ref = StructuredReference(self.scheme.name, book, numbers, known, shown)
+        if doubt:
+            return Mention(span, raw, (ref,), doubt=reason, ranges=((ref, ref),))
+        return Mention(span, raw, (ref,), reason, ranges=((ref, ref),))
 
     def _expand(
         self, book: str, start: tuple[int, ...], end: tuple[int, ...]
-    ) -> tuple[list[StructuredReference], str | None, str | None]:
-        """The references of the range ``start``-``end`` (``end`` may give only its last
-        numbers): every one when they differ only in the last number, else the two ends."""
+    ) -> tuple[list[StructuredReference], str | None]:
+        """The references of the range ``start``-``end`` in one book: every one when they
+        differ only in the last number, else the two ends with a note."""
         scheme = self.scheme
-        full_end = start[: len(start) - len(end)] + end
         first = scheme.reference(book, start)
-        last = scheme.reference(book, full_end)
-        shown = f"{first.canonical}-{scheme.separators[0].join(str(n) for n in end)}"
-        if full_end < start:
-            return [], f"the range {shown} runs backwards", None
-        if full_end[:-1] != start[:-1]:
-            note = (
-                f"the range {shown} crosses a "
-                f"{scheme.levels[len(start) - 1]}; only its two ends are checked"
-            )
-            return [first, last], None, note
-        count = full_end[-1] - start[-1] + 1
+        last = scheme.reference(book, end)
+        same = next((i for i, (a, b) in enumerate(zip(start, end, strict=False)) if a != b), None)
+        written = end[same if same is not None else min(len(start), len(end)) - 1 :] or end
+        shown = f"{first.canonical}-{scheme.separators[0].join(str(n) for n in written)}"
+        if start == end:
+            return [first], None
+        common = min(len(start), len(end))
+        if end[:common] < start[:common]:
+            raise _Impossible(f"the range {shown} runs backwards")
+        if len(end) != len(start) or end[:-1] != start[:-1]:
+            differ = next((i for i in range(common) if start[i] != end[i]), common - 1)
+            level = scheme.levels[differ + 1]
+            note = f"the range {shown} crosses a {level}; only its two ends are checked"
+            return [first, last], note
+        count = end[-1] - start[-1] + 1
         if count > self.max_range:
             note = (
                 f"the range {shown} spans {count} references, more "
                 f"than max_range={self.max_range}; only its two ends are checked"
             )
-            return [first, last], None, note
+            return [first, last], note
         prefix = start[:-1]
-        refs = [scheme.reference(book, (*prefix, n)) for n in range(start[-1], full_end[-1] + 1)]
-        return refs, None, None
+        return [scheme.reference(book, (*prefix, n)) for n in range(start[-1], end[-1] + 1)], None
+
+
+def _is_work(name: _Name) -> bool:
+    return name.book is None and name.written is None and not name.candidates
+
+
+def _last_numbers(part: _Part) -> list[str]:
+    """The numbers a list item after ``part`` continues from: its range's end, else its own."""
+    if part.end is None:
+        return part.start
+    if part.end_name is not None:
+        return part.end
+    return part.start[: len(part.start) - len(part.end)] + part.end
+
+
+def _numbered(books: tuple[Book, ...], top: str) -> str:
+    """``Ayodhya is kanda 2 and Aranya kanda 3``."""
+    first, *rest = books
+    return f"{first.name} is {top} {first.number}" + "".join(
+        f" and {b.name} {top} {b.number}" for b in rest
+    )
+
+
+def _skip_space(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\n":
+        position += 1
+    return position
+
+
+def _moved(mention: Mention, span: Span, raw: str) -> Mention:
+    """``mention`` at its place in the original text (it was read in a cleaned copy)."""
+    return Mention(span, raw, mention.references, mention.problem, mention.doubt, mention.ranges)
+
+
+def _outside_parser(scheme: ReferenceScheme) -> PythonBibleParser | None:
+    """The outside parser the scheme names, where it is installed (the scheme is read by its
+    own names and numbers otherwise)."""
+    if scheme.parser != "pythonbible":
+        return None
+    try:
+        return PythonBibleParser()
+    except MissingDependencyError:
+        return None

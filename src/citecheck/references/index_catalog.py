@@ -16,7 +16,7 @@ from typing import Any, Literal
 from citecheck.errors import ConfigError
 from citecheck.indexes.records import MetadataValue, Record
 from citecheck.protocols import Index
-from citecheck.references.catalogs import Presence, absent_book, below_last_level
+from citecheck.references.catalogs import Presence, impossible
 from citecheck.references.scheme import ReferenceScheme, StructuredReference
 
 __all__ = ["IndexCatalog"]
@@ -98,12 +98,8 @@ class IndexCatalog:
         found: dict[StructuredReference, Presence] = {}
         wanted = []
         for ref in dict.fromkeys(references):
-            if not ref.known or len(ref.numbers) > self.scheme.depth:
-                found[ref] = (
-                    absent_book(self.scheme, ref)
-                    if not ref.known
-                    else below_last_level(self.scheme, ref)
-                )
+            if (verdict := impossible(self.scheme, ref)) is not None:
+                found[ref] = verdict
             else:
                 wanted.append(ref)
         check = self._by_id if self.by == "id" else self._by_metadata

@@ -3,7 +3,9 @@
 Every reference is extracted and normalised by the scheme, duplicates (and the references of
 many answers, with :meth:`ReferenceVerifier.verify_many`) are looked up once in one batched
 call, and a reference that carries a quotation (``"…" [Bala 1.1.5]``) has the quote checked
-in the text standing there with the core matchers.
+in the text standing there with the core matchers. A mention that cannot be read for sure
+(``AK 2.3``: Ayodhya or Aranya) is ``UNCHECKED`` with the reason, never guessed. Whether an
+answer without references passes is its template's policy (:mod:`.policies`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from citecheck.model import Citation, Evidence, Marker, Reference, Result, Span,
 from citecheck.protocols import Index, Matcher, ReferenceCatalog
 from citecheck.references.catalogs import Presence, StructureMap
 from citecheck.references.extract import Mention, ReferenceExtractor
+from citecheck.references.policies import DEFAULT_POLICIES, Policy, check_policies, policy_for
 from citecheck.references.report import ReferenceReport
 from citecheck.references.scheme import ReferenceScheme, StructuredReference
 from citecheck.syntax.excerpts import Attachment, attach
@@ -94,7 +97,9 @@ class ReferenceVerifier:
     metadata), a catalog, or ``"pythonbible"`` (the default for the ``bible`` scheme).
     ``texts`` maps canonical references (``"Bala 1.5"``) to their text, for quotes, when the
     catalog has none. ``matchers`` and ``threshold`` check quotes as :class:`~citecheck.Verifier`
-    does. ``require_citations`` fails an answer that cites nothing.
+    does. ``require_citations`` fails an answer that cites nothing. An answer verified with its
+    ``template`` follows that template's policy instead: ``policies`` (``T1`` required, ``T3``
+    optional by default), ``default_policy`` for the others.
     """
 
     def __init__(
@@ -107,7 +112,10 @@ class ReferenceVerifier:
         threshold: float = 0.8,
         require_citations: bool = False,
         max_range: int = 1000,
+        policies: Mapping[str, Policy] = DEFAULT_POLICIES,
+        default_policy: Policy = "required",
     ) -> None:
+        self.policies, self.default_policy = check_policies(policies, default_policy)
         self.scheme = scheme_named(scheme)
         self.catalog = catalog_for(against, self.scheme)
         self.extractor = ReferenceExtractor(self.scheme, max_range=max_range)
@@ -118,25 +126,46 @@ class ReferenceVerifier:
     def __repr__(self) -> str:
         return f"ReferenceVerifier({self.scheme.name!r}, against={self.catalog!r})"
 
-    def verify(self, text: str) -> ReferenceReport:
-        """The report on the references in ``text``."""
-        return self.verify_many([text])[0]
+    def verify(self, text: str, *, template: str | None = None) -> ReferenceReport:
+        """The report on the references in ``text``, an answer of ``template`` if given."""
+        return self.verify_many([text], templates=[template])[0]
 
-    def verify_many(self, texts: Iterable[str]) -> list[ReferenceReport]:
-        """One report per text; the references of all of them are looked up together."""
+    def verify_many(
+        self, texts: Iterable[str], *, templates: Iterable[str | None] | None = None
+    ) -> list[ReferenceReport]:
+        """One report per text; the references of all of them are looked up together.
+        ``templates`` gives each text's template (its policy says whether it must cite)."""
         parsed = [self._parse(text) for text in texts]
+        wanted_templates = list(templates) if templates is not None else [None] * len(parsed)
+        if len(wanted_templates) != len(parsed):
+            raise ConfigError(
+                f"{len(parsed)} texts but {len(wanted_templates)} templates: give one per text"
+            )
         wanted = list(
             dict.fromkeys(
                 ref
                 for item in parsed
                 for mention in item.mentions
-                if mention.problem is None
+                if mention.problem is None and mention.doubt is None
                 for ref in mention.references
             )
         )
         presences = self._lookup(wanted)
         quotes: dict[tuple[str, str], Result] = {}  # the same quote at the same place, once
-        return [self._report(item, presences, quotes) for item in parsed]
+        return [
+            self._report(item, presences, quotes, self.requires_citations(template))
+            for item, template in zip(parsed, wanted_templates, strict=True)
+        ]
+
+    def policy(self, template: str | None) -> Policy:
+        """The policy of ``template``: ``required`` or ``optional``."""
+        return policy_for(template, self.policies, self.default_policy)
+
+    def requires_citations(self, template: str | None) -> bool:
+        """Whether an answer of ``template`` must cite (without one: ``require_citations``)."""
+        if template is None:
+            return self.require_citations
+        return self.policy(template) == "required"
 
     # -- steps ----------------------------------------------------------------------------
 
@@ -168,11 +197,12 @@ class ReferenceVerifier:
         item: _Parsed,
         presences: dict[StructuredReference, Presence],
         quote_cache: dict[tuple[str, str], Result],
+        require_citations: bool,
     ) -> ReferenceReport:
         results: list[Result] = []
         for mention, attachment in zip(item.mentions, item.attachments, strict=True):
             quote_result = None
-            if attachment.excerpt and mention.problem is None:
+            if attachment.excerpt and mention.problem is None and mention.doubt is None:
                 quote_result = self._quote(mention, attachment.excerpt, presences, quote_cache)
             for ref in mention.references:
                 citation = Citation(
@@ -187,14 +217,17 @@ class ReferenceVerifier:
                 if mention.problem is not None:
                     results.append(Result(citation, Status.NOT_FOUND, 0.0, (), mention.problem))
                     continue
+                if mention.doubt is not None:
+                    results.append(Result(citation, Status.UNCHECKED, 0.5, (), mention.doubt))
+                    continue
                 results.append(self._verdict(citation, ref, presences[ref], quote_result))
         warnings = list(item.warnings)
-        if self.require_citations and not item.mentions:
+        if require_citations and not item.mentions:
             warnings.append("the answer cites nothing, and citations are required")
         return ReferenceReport(
             tuple(results),
             tuple(warnings),
-            require_citations=self.require_citations,
+            require_citations=require_citations,
             scheme=self.scheme.name,
         )
 
@@ -327,10 +360,13 @@ def verify_references(
     *,
     scheme: ReferenceScheme | str = "valmiki_ramayana",
     against: Against = None,
+    template: str | None = None,
     **options: Any,
 ) -> ReferenceReport:
     """Check every structured reference in ``text``: PASS, FAIL with the phantom citations, or
-    UNCHECKED when the catalog could not answer. ``options`` are those of
-    :class:`ReferenceVerifier` (``texts``, ``matchers``, ``threshold``, ``require_citations``,
-    ``max_range``)."""
-    return ReferenceVerifier(scheme, against, **options).verify(text)
+    UNCHECKED when the catalog could not answer. ``template`` names the answer's template, whose
+    policy says whether an answer without references passes (``T3``: PASS, no citations
+    needed; ``T1``: FAIL). ``options`` are those of :class:`ReferenceVerifier` (``texts``,
+    ``matchers``, ``threshold``, ``require_citations``, ``max_range``, ``policies``,
+    ``default_policy``)."""
+    return ReferenceVerifier(scheme, against, **options).verify(text, template=template)
