@@ -143,3 +143,24 @@ def test_quotes_command_checks_the_output_name_first(
     args = ["quotes", str(tmp_path / "q.txt"), str(tmp_path / "talk.txt")]
     assert main([*args, "-o", str(tmp_path / "rows.docx")]) == 2
     assert "use .xlsx, .csv or .json" in capsys.readouterr().err
+
+
+def test_pages_of_unpaged_sources_and_the_matchers_are_chosen_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = [f"Filler line {n}." for n in range(1, 121)]
+    lines[76] = "The cormorant nested on the western cliff."
+    (tmp_path / "notes.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    answer = tmp_path / "answer.md"
+    answer.write_text('"The cormorant nested on the western cliff" [[notes:p2]]')
+    assert main(["verify", str(answer), str(tmp_path / "notes.txt")]) == 0
+    assert "approximated as lines 51-100 at 50 lines a page" in capsys.readouterr().out
+    assert main(["verify", str(answer), str(tmp_path / "notes.txt"), "--lines-per-page", "0"]) == 1
+    assert "has no page numbers" in capsys.readouterr().out
+    answer.write_text("Cormorants nested on the western cliff [[notes:L77]]")
+    assert (
+        main(["verify", str(answer), str(tmp_path / "notes.txt"), "--matchers", "exact,overlap"])
+        == 0
+    )
+    assert main(["verify", str(answer), str(tmp_path / "notes.txt"), "--matchers", "nope"]) == 2
+    assert "no matcher named 'nope'" in capsys.readouterr().err

@@ -66,6 +66,19 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--threshold", type=float, default=0.8, help="fuzzy similarity (0.8)")
     verify.add_argument("--exact-only", action="store_true", help="no fuzzy matching")
     verify.add_argument(
+        "--matchers",
+        help="comma-separated matchers, cheap first (default exact,fuzzy; 'overlap' is the TIP "
+        "protocol's 80 %% word overlap)",
+    )
+    verify.add_argument(
+        "--lines-per-page",
+        type=int,
+        default=50,
+        metavar="N",
+        help="read a page of a source without page numbers as N lines (default 50, as the TIP "
+        "protocol does; 0 leaves such a page unchecked)",
+    )
+    verify.add_argument(
         "--require-citations", action="store_true", help="fail a text that cites nothing"
     )
     verify.add_argument(
@@ -246,8 +259,16 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         text = _read(args.answer)
         documents = load_paths(args.sources)
+        matchers = (
+            [name.strip() for name in args.matchers.split(",") if name.strip()]
+            if args.matchers
+            else ["exact"]
+            if args.exact_only
+            else ["exact", "fuzzy"]
+        )
         verifier = Verifier(
-            ("exact",) if args.exact_only else ("exact", "fuzzy"),
+            matchers,
+            lines_per_page=args.lines_per_page or None,
             syntax=args.syntax,
             threshold=args.threshold,
             accept=[s.strip() for s in args.accept.split(",") if s.strip()],

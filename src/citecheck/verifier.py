@@ -47,7 +47,7 @@ __all__ = ["Verifier"]
 
 _MAX_EVIDENCE = 5
 _KEPT_INDEXES = 4  # word indexes of document sets, kept between calls
-_THRESHOLDED = frozenset({"fuzzy", "bm25"})  # built-in matchers that take ``threshold``
+_THRESHOLDED = frozenset({"fuzzy", "bm25", "overlap"})  # built-in matchers that take ``threshold``
 _WORDS = re.compile(r"\w+")
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from citecheck._atomic import write_text_atomic
 from citecheck.errors import ConfigError, InputError
 from citecheck.model import Status
 from citecheck.references.policies import DEFAULT_POLICIES, Policy
@@ -133,7 +134,7 @@ class Evaluation:
         """One JSON object per item (id, line, template, policy, result, references, phantom
         citations, reasons), one per line."""
         lines = (json.dumps(item.to_dict(), ensure_ascii=False) for item in self.items)
-        Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        write_text_atomic(path, "".join(line + "\n" for line in lines))
 
 
 def read_jsonl(path: str | Path) -> list[object]:
