@@ -18,9 +18,10 @@ The baselines (max cosine at 0.6, 80 % word overlap, BM25 with a threshold fitte
 train) are scored in the same run. Nothing reported here is fitted on a reported set.
 
 Then the meaning guard is put to the test: every supported pair whose claim states a number
-gets that number changed, and every supported pair gets its claim's negation flipped (a "not"
-dropped, or one added after an auxiliary verb); each such claim is false against its evidence,
-and the share of them that each system calls supported is reported — for citecheck, target 0 %.
+gets that number changed, and every supported pair gets a "not" added after an auxiliary verb
+(when its claim has no negation) or a negation dropped (when it has one); each such claim is
+false against its evidence, and the share of them that each system calls supported is
+reported — for citecheck, target 0 % where the evidence's words show the change.
 
 Run from the repository root::
 
@@ -109,6 +110,15 @@ def unguarded_scores(
 
 
 _NUMBER = re.compile(r"(?<![\w.,\-/])\d+(?:[.,]\d+)?(?![\w\-/])")
+_NOT_A_STATEMENT = re.compile(
+    r"[\[(][^\[\]()]{0,40}[\])]"  # a bracket: a reference marker or an author and a year
+    r"|^\s*\d+[.)]|\d+[.)]?\s*$"  # the number of a list item
+    r"|<\|[a-z_]+\|>",  # a citation placeholder
+    re.MULTILINE,
+)
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE
+)
 _DROP_NEGATION = re.compile(r"\b(?:not|never|no) |(?<=\w)n't\b|\bcannot\b", re.IGNORECASE)
 _AUXILIARY = re.compile(
     r"\b(?:is|was|are|were|can|will|would|could|should|must|may|might|has|have|had|does|did)"
@@ -118,50 +128,81 @@ _AUXILIARY = re.compile(
 
 
 def changed_number(claim: str, rng: random.Random) -> str | None:
-    """``claim`` with one digit of one standalone number changed (a leading digit never to
-    0), or ``None`` when it states no such number."""
-    numbers = list(_NUMBER.finditer(claim))
+    """``claim`` with one digit of one number it states changed (a leading digit never to 0,
+    and never into another number the claim holds), or ``None`` when it states none. Numbers
+    in brackets (reference markers, author and year), of list items and of citation
+    placeholders are not statements."""
+    skipped = [m.span() for m in _NOT_A_STATEMENT.finditer(claim)]
+    numbers = [
+        m
+        for m in _NUMBER.finditer(claim)
+        if not any(start <= m.start() < end for start, end in skipped)
+    ]
     if not numbers:
         return None
     match = rng.choice(numbers)
+    held = {m.group() for m in _NUMBER.finditer(claim)}
     digits = list(match.group())
     places = [i for i, d in enumerate(digits) if d.isdigit()]
-    i = rng.choice(places)
-    allowed = [d for d in "0123456789" if d != digits[i] and (d != "0" or i != places[0])]
-    digits[i] = rng.choice(allowed or ["1"])
-    return claim[: match.start()] + "".join(digits) + claim[match.end() :]
+    for _ in range(20):
+        i = rng.choice(places)
+        allowed = [d for d in "0123456789" if d != digits[i] and (d != "0" or i != places[0])]
+        changed = [*digits[:i], rng.choice(allowed or ["1"]), *digits[i + 1 :]]
+        if "".join(changed) not in held:
+            return claim[: match.start()] + "".join(changed) + claim[match.end() :]
+    return None
 
 
-def flipped_negation(claim: str, rng: random.Random) -> str | None:
-    """``claim`` with a negation dropped (``not``, ``never``, ``no``, ``n't``, ``cannot``) or,
-    when it has none, ``not`` added after an auxiliary verb; ``None`` when neither applies."""
-    negations = list(_DROP_NEGATION.finditer(claim))
-    if negations:
-        match = rng.choice(negations)
-        kept = "can" if match.group().lower() == "cannot" else ""
-        return claim[: match.start()] + kept + claim[match.end() :]
+def added_negation(claim: str, rng: random.Random) -> str | None:
+    """``claim`` with ``not`` added after an auxiliary verb, when it has no negation."""
     auxiliaries = list(_AUXILIARY.finditer(claim))
-    if not auxiliaries:
+    if _NEGATION.search(claim) or not auxiliaries:
         return None
     match = rng.choice(auxiliaries)
     return claim[: match.end()] + " not" + claim[match.end() :]
 
 
+def dropped_negation(claim: str, rng: random.Random) -> str | None:
+    """``claim`` with one negation dropped (``not``, ``never``, ``no``, ``n't``, ``cannot``)."""
+    negations = list(_DROP_NEGATION.finditer(claim))
+    if not negations:
+        return None
+    match = rng.choice(negations)
+    kept = "can" if match.group().lower() == "cannot" else ""
+    return claim[: match.start()] + kept + claim[match.end() :]
+
+
+CHANGES: dict[str, Callable[[str, random.Random], str | None]] = {
+    "number changed": changed_number,
+    "negation added": added_negation,
+    "negation dropped": dropped_negation,
+}
+
+
 def falsified(pairs: Sequence[cd.ClaimPair], seed: str) -> dict[str, list[cd.ClaimPair]]:
-    """From the supported pairs: claims with a changed number, and claims with a flipped
-    negation, each against the evidence that supported the original (so no longer supported)."""
+    """From the supported pairs: claims with a changed number, an added negation or a dropped
+    one, each against the evidence that supported the original (so no longer supported). A
+    dropped negation is split by whether the evidence itself says a negation: where it does
+    not ("SpongeBob is not an American series" against "… is a French animated series"), no
+    word of the evidence shows the change, and only a judge of meaning can see it."""
     rng = random.Random(seed)
-    out: dict[str, list[cd.ClaimPair]] = {"number changed": [], "negation flipped": []}
+    out: dict[str, list[cd.ClaimPair]] = {
+        "number changed": [],
+        "negation added": [],
+        "negation dropped, evidence negates": [],
+        "negation dropped, evidence has no negation": [],
+    }
     for pair in pairs:
         if not pair.supported:
             continue
-        for kind, change in (
-            ("number changed", changed_number),
-            ("negation flipped", flipped_negation),
-        ):
+        for kind, change in CHANGES.items():
             claim = change(pair.claim, rng)
-            if claim is not None and claim != pair.claim:
-                out[kind].append(dataclasses.replace(pair, claim=claim, supported=False))
+            if claim is None or claim == pair.claim:
+                continue
+            if kind == "negation dropped":
+                said = _NEGATION.search(pair.evidence) is not None
+                kind += ", evidence negates" if said else ", evidence has no negation"
+            out[kind].append(dataclasses.replace(pair, claim=claim, supported=False))
     return out
 
 
@@ -325,9 +366,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print("## The meaning guard: false claims made from supported pairs\n")
     print(
-        "Each supported pair's claim with one number changed, or its negation flipped, against "
-        "the same evidence: the share each system still calls supported (citecheck's target is "
-        "0 %).\n"
+        "Each supported pair's claim with one number changed, a negation added or a negation "
+        "dropped, against the same evidence: the share each system still calls supported "
+        "(citecheck's target is 0 % where the evidence's words show the change).\n"
     )
     print("| set | change | claims | " + " | ".join(system.name for system in systems) + " |")
     print("|---|---|--:|" + "--:|" * len(systems))
@@ -344,7 +385,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 passed[(system.name, kind)][1] += len(verdicts)
                 shares.append(f"{accepted / len(verdicts):.1%}")
             print(f"| {name} | {kind} | {len(false_pairs)} | " + " | ".join(shares) + " |")
-    for kind in ("number changed", "negation flipped"):
+    for kind in (
+        "number changed",
+        "negation added",
+        "negation dropped, evidence negates",
+        "negation dropped, evidence has no negation",
+    ):
         totals = [passed[(system.name, kind)] for system in systems]
         n = totals[0][1]
         shares = [f"**{a / max(1, t):.1%}** ({a})" for a, t in totals]

@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 
 from citecheck.meaning import NEGATIONS, STOP_WORDS, comparable_words, fold_letters
-from citecheck.numbers import quantities_present
-from citecheck.quantities import stated_quantities
+from citecheck.numbers import Quantity
+from citecheck.quantities import quantities_in, stated_quantities
 from citecheck.text import normalize
 
 __all__ = ["claim_conflicts"]
@@ -45,6 +45,7 @@ _PARTIAL = frozenset(
     "largely".split()
 )
 _STEM = 5  # "reduced" and "reduction" share "reduc": a stem that needs no language
+_SCOPE = 3  # the content words a negation applies to
 _SHOWN_NUMBERS = 3
 
 
@@ -60,12 +61,12 @@ def claim_conflicts(claim: str, passage: str, nearby: str | None = None) -> list
     own = normalize(claim)
     said = normalize(passage)
     around = normalize(nearby) if nearby else said
-    claim_words = comparable_words(own)
-    stems = _stems(claim_words)
-    relevant = [clause for clause in _clauses(around) if _bears_on(clause, stems)]
+    ours, theirs = _clauses(own), _clauses(around)
+    stems = set().union(*(_stems(clause) for clause in ours))
+    relevant = [clause for clause in theirs if _bears_on(clause, stems)]
     conflicts = _number_conflicts(claim, said, around)
-    conflicts.extend(_negation_conflicts(claim_words, relevant, _clauses(around)))
-    conflicts.extend(_quantifier_conflicts(claim_words, relevant))
+    conflicts.extend(_negation_conflicts(ours, theirs, stems))
+    conflicts.extend(_quantifier_conflicts([w for clause in ours for w in clause], relevant))
     return conflicts
 
 
@@ -73,19 +74,45 @@ def _number_conflicts(claim: str, passage: str, nearby: str) -> list[str]:
     stated = stated_quantities(claim)
     if not stated:
         return []
-    present = quantities_present(nearby)
+    present = quantities_in(nearby)  # the digits of names ("A1C", "COVID-19") are no quantity
     conflicts = []
     for quantity in stated:
         same = [q for q in present if q.value == quantity.value]
-        if any(quantity.unit is None or q.unit in (None, quantity.unit) for q in same):
+        fits = [q for q in same if quantity.unit is None or q.unit in (None, quantity.unit)]
+        another = _said_of_another(quantity, fits, present) if fits else []
+        if fits and not another:
             continue
-        theirs = same or quantities_present(passage)
-        written = list(dict.fromkeys(q.written.strip() for q in theirs))[:_SHOWN_NUMBERS]
+        theirs = [_in_context(q) for q in another] or [
+            q.written.strip() for q in same or quantities_in(passage)
+        ]
+        written = list(dict.fromkeys(theirs))[:_SHOWN_NUMBERS]
+        ours = _in_context(quantity) if another else quantity.written.strip()
         conflicts.append(
-            f"the claim has the number {quantity.written.strip()!r} where the source has "
+            f"the claim has the number {ours!r} where the source has "
             + (", ".join(repr(w) for w in written) if written else "no such number")
         )
     return conflicts
+
+
+def _said_of_another(
+    quantity: Quantity, same: list[Quantity], present: list[Quantity]
+) -> list[Quantity]:
+    """The source's other numbers next to the word the claim's number stands next to, when
+    none of its own occurrences there does: "February 8" against "April 8 … February 2"."""
+    words = _beside(quantity)
+    if not words or any(words & _beside(q) for q in same):
+        return []
+    return [q for q in present if q.value != quantity.value and words & _beside(q)]
+
+
+def _beside(quantity: Quantity) -> set[str]:
+    return {w for w in (quantity.before, quantity.after) if w and w not in STOP_WORDS}
+
+
+def _in_context(quantity: Quantity) -> str:
+    """The number with the word before it: "february 8"."""
+    before = quantity.before if quantity.before and quantity.before not in STOP_WORDS else ""
+    return f"{before} {quantity.written.strip()}".strip()
 
 
 def _clauses(text: str) -> list[list[str]]:
@@ -103,45 +130,45 @@ def _bears_on(clause: list[str], claim_stems: set[str]) -> bool:
 
 
 def _negation_conflicts(
-    claim: list[str], relevant: list[list[str]], clauses: list[list[str]]
+    claim: list[list[str]], source: list[list[str]], claim_stems: set[str]
 ) -> list[str]:
-    """A negation on one side only, where it bears on what the claim says."""
-    ours = [word for word in claim if word in NEGATIONS]
-    theirs = [word for clause in relevant for word in clause if word in NEGATIONS]
-    if ours and not theirs:
-        said = ", ".join(repr(word) for word in dict.fromkeys(ours))
-        return [f"the claim has the negation {said}, which the source does not"]
-    if theirs and not ours:
-        said = ", ".join(repr(word) for word in dict.fromkeys(theirs))
-        return [f"the source has the negation {said}, which the claim does not"]
-    affirmed = _affirmed(claim, clauses)
-    if affirmed:
-        return [f"the claim negates {affirmed!r}, which the source affirms"]
-    return []
+    """A negation on one side only, where it bears on what the claim says. Each negation
+    scopes over the next content words of its clause (:func:`_scopes`): a negation of the
+    claim needs one in the source about one of those words; a negation of the source about a
+    word the claim says, or in a clause about the claim, needs one in the claim."""
+    ours = [scope for clause in claim for scope in _scopes(clause)]
+    theirs = [(scope, clause) for clause in source for scope in _scopes(clause)]
+    conflicts = []
+    for negation, targets in ours:
+        if not any(targets & (said | _stems(clause)) for (_, said), clause in theirs):
+            conflicts.append(
+                f"the claim has the negation {negation!r} ({_said(targets, claim)}), which the "
+                "source does not"
+            )
+    negated = set().union(*(targets for _, targets in ours))
+    for (negation, targets), clause in theirs:
+        about = targets & claim_stems or _bears_on(clause, claim_stems)
+        if about and not (targets & negated or (ours and _stems(clause) & negated)):
+            conflicts.append(
+                f"the source has the negation {negation!r} ({_said(targets, source)}), which "
+                "the claim does not"
+            )
+    return list(dict.fromkeys(conflicts))
 
 
-def _affirmed(claim: list[str], clauses: list[list[str]]) -> str | None:
-    """A word the claim negates that the source says only in clauses with no negation."""
-    negated = _negated_words(claim)
-    if not negated:
-        return None
-    affirmed: set[str] = set()
-    denied: set[str] = set()
-    for clause in clauses:
-        target = denied if any(word in NEGATIONS for word in clause) else affirmed
-        target.update(_stems(clause))
-    return next((w for w in negated if _stem(w) in affirmed - denied), None)
-
-
-def _negated_words(words: list[str]) -> list[str]:
-    """The content word each negation of ``words`` applies to (the next one that is not a
-    stop word)."""
+def _scopes(clause: list[str]) -> list[tuple[str, set[str]]]:
+    """Each negation of a clause with the stems of the next content words it applies to."""
     return [
-        target
-        for index, word in enumerate(words)
+        (word, _stems([w for w in clause[index + 1 :] if _content(w)][:_SCOPE]))
+        for index, word in enumerate(clause)
         if word in NEGATIONS
-        and (target := next((w for w in words[index + 1 :] if _content(w)), ""))
     ]
+
+
+def _said(stems: set[str], clauses: list[list[str]]) -> str:
+    """The words of ``clauses`` whose stems are ``stems``, as a short phrase."""
+    words = dict.fromkeys(w for clause in clauses for w in clause if _stem(w) in stems)
+    return " ".join(list(words)[:_SCOPE]) or "nothing said"
 
 
 def _quantifier_conflicts(claim: list[str], relevant: list[list[str]]) -> list[str]:

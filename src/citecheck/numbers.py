@@ -105,11 +105,16 @@ _AFTER = re.compile(r"[ \t]?(%|°[cf]|[^\W\d_]\w*)")
 @dataclass(frozen=True, slots=True)
 class Quantity:
     """A number as stated: its value (scale applied: "5 million" is ``"5000000"``), the unit
-    that follows or the currency that precedes it, if any, and how it is written."""
+    that follows or the currency that precedes it, if any, how it is written, and the words
+    next to it."""
 
     value: str
     unit: str | None
     written: str
+    before: str = ""
+    """The word right before it ("february" in "February 8"), lower-case, if any."""
+    after: str = ""
+    """The word right after it, lower-case, if any."""
 
 
 def number_list(text: str) -> list[str]:
@@ -184,7 +189,10 @@ def quantities_at(normalized: str, numbers: list[tuple[int, int, str]]) -> list[
     for start, end, value in numbers:
         period = PERIODS.get(normalized[start:end].rsplit(" ", 1)[-1])
         if period is not None:
-            quantities.append(Quantity(value, period[1], normalized[start:end]))
+            written = normalized[start:end]
+            quantities.append(
+                Quantity(value, period[1], written, *_neighbours(normalized, start, end))
+            )
             continue
         unit = _CURRENCIES.get(normalized[start - 1 : start]) if start else None
         after = _AFTER.match(normalized, end)
@@ -200,8 +208,24 @@ def quantities_at(normalized: str, numbers: list[tuple[int, int, str]]) -> list[
             named = _UNIT_NAMES.get(word) or _UNIT_NAMES.get(_singular(word))
             if named is not None and after is not None:
                 unit, stop = named, after.end()
-        quantities.append(Quantity(value, unit, normalized[start:stop]))
+        quantities.append(
+            Quantity(value, unit, normalized[start:stop], *_neighbours(normalized, start, stop))
+        )
     return quantities
+
+
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]*$")
+_WORD_AFTER = re.compile(r"[ \t]*([^\W\d_]+)")
+
+
+def _neighbours(text: str, start: int, end: int) -> tuple[str, str]:
+    """The words right before ``start`` and right after ``end`` (letters only; "" if none)."""
+    before = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    after = _WORD_AFTER.match(text, end)
+    return (
+        before[1].lower() if before is not None else "",
+        after[1].lower() if after is not None else "",
+    )
 
 
 def _singular(word: str) -> str:
