@@ -119,10 +119,13 @@ _NOT_A_STATEMENT = re.compile(
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE
 )
-_DROP_NEGATION = re.compile(r"\b(?:not|never|no) |(?<=\w)n't\b|\bcannot\b", re.IGNORECASE)
+_DROP_NEGATION = re.compile(
+    r"\b(?:not(?! only\b| just\b| merely\b| simply\b)|never|no) |(?<=\w)n't\b|\bcannot\b",
+    re.IGNORECASE,
+)
 _AUXILIARY = re.compile(
     r"\b(?:is|was|are|were|can|will|would|could|should|must|may|might|has|have|had|does|did)"
-    r"\b(?! not\b| never\b)(?= \w)",
+    r"\b(?! not\b| never\b| only\b| just\b| merely\b| simply\b)(?= \w)",
     re.IGNORECASE,
 )
 
@@ -154,7 +157,8 @@ def changed_number(claim: str, rng: random.Random) -> str | None:
 
 
 def added_negation(claim: str, rng: random.Random) -> str | None:
-    """``claim`` with ``not`` added after an auxiliary verb, when it has no negation."""
+    """``claim`` with ``not`` added after an auxiliary verb, when it has no negation (never
+    before "only", "just", "merely" or "simply": "not only" adds, it does not deny)."""
     auxiliaries = list(_AUXILIARY.finditer(claim))
     if _NEGATION.search(claim) or not auxiliaries:
         return None
@@ -163,7 +167,8 @@ def added_negation(claim: str, rng: random.Random) -> str | None:
 
 
 def dropped_negation(claim: str, rng: random.Random) -> str | None:
-    """``claim`` with one negation dropped (``not``, ``never``, ``no``, ``n't``, ``cannot``)."""
+    """``claim`` with one negation dropped (``not``, ``never``, ``no``, ``n't``, ``cannot``;
+    not the "not" of "not only", which adds rather than denies)."""
     negations = list(_DROP_NEGATION.finditer(claim))
     if not negations:
         return None

@@ -13,7 +13,8 @@ paraphrase may never make, and a claim with one is at most partly supported:
   another unit ("6 months" where the source has "6 weeks");
 - a negation the claim has and the passage lacks, or the reverse, where the negated clause
   is about what the claim says ("did not reduce mortality" against "reduced mortality"; a
-  negation in an unrelated clause of the passage does not count);
+  negation in an unrelated clause of the passage does not count); "lacks", "unable" and
+  "failed to" deny as "not" does, and "not only" does not deny;
 - a universal quantifier ("all", "always", "every") where the source says "some", "most" or
   "often".
 
@@ -45,7 +46,13 @@ _PARTIAL = frozenset(
     "largely".split()
 )
 _STEM = 5  # "reduced" and "reduction" share "reduc": a stem that needs no language
-_SCOPE = 3  # the content words a negation applies to
+_SCOPE = 2  # the content words a negation applies to
+_ADDITIVE = [["only"], ["just"], ["merely"], ["simply"]]
+"""What follows a "not" that adds rather than denies: "not only important but…"."""
+_NEGATIVE_WORDS = frozenset("lack lacks lacked lacking unable absence absent".split())
+_FAIL = frozenset("fail fails failed failing".split())
+"""Words that deny without a negation word: "lacks a surface", "failed to reduce" ("fail"
+only before "to": "heart failure" denies nothing)."""
 _SHOWN_NUMBERS = 3
 
 
@@ -133,22 +140,26 @@ def _negation_conflicts(
     claim: list[list[str]], source: list[list[str]], claim_stems: set[str]
 ) -> list[str]:
     """A negation on one side only, where it bears on what the claim says. Each negation
-    scopes over the next content words of its clause (:func:`_scopes`): a negation of the
-    claim needs one in the source about one of those words; a negation of the source about a
-    word the claim says, or in a clause about the claim, needs one in the claim."""
+    scopes over the next content words of its clause (:func:`_scopes`), and two negations
+    match when the first word one of them negates is among the words the other negates: a
+    negation of the claim needs a match in a clause of the source about the claim; a negation
+    of the source about the claim's words, or in a clause about the claim, needs a match in
+    the claim."""
     ours = [scope for clause in claim for scope in _scopes(clause)]
     theirs = [(scope, clause) for clause in source for scope in _scopes(clause)]
     conflicts = []
-    for negation, targets in ours:
-        if not any(targets & (said | _stems(clause)) for (_, said), clause in theirs):
+    for negation, first, targets in ours:
+        if not any(
+            _same_scope((first, targets), (f, t)) and _bears_on(clause, claim_stems)
+            for (_, f, t), clause in theirs
+        ):
             conflicts.append(
                 f"the claim has the negation {negation!r} ({_said(targets, claim)}), which the "
                 "source does not"
             )
-    negated = set().union(*(targets for _, targets in ours))
-    for (negation, targets), clause in theirs:
+    for (negation, first, targets), clause in theirs:
         about = targets & claim_stems or _bears_on(clause, claim_stems)
-        if about and not (targets & negated or (ours and _stems(clause) & negated)):
+        if about and not any(_same_scope((first, targets), (f, t)) for _, f, t in ours):
             conflicts.append(
                 f"the source has the negation {negation!r} ({_said(targets, source)}), which "
                 "the claim does not"
@@ -156,13 +167,28 @@ def _negation_conflicts(
     return list(dict.fromkeys(conflicts))
 
 
-def _scopes(clause: list[str]) -> list[tuple[str, set[str]]]:
-    """Each negation of a clause with the stems of the next content words it applies to."""
-    return [
-        (word, _stems([w for w in clause[index + 1 :] if _content(w)][:_SCOPE]))
-        for index, word in enumerate(clause)
-        if word in NEGATIONS
-    ]
+def _scopes(clause: list[str]) -> list[tuple[str, str, set[str]]]:
+    """Each negation of a clause, with the stem of the first content word it applies to and
+    the stems of the first few ("not only" adds, and is no negation)."""
+    scopes = []
+    for index, word in enumerate(clause):
+        after = clause[index + 1 : index + 2]
+        negates = (
+            (word in NEGATIONS and after not in _ADDITIVE)
+            or word in _NEGATIVE_WORDS
+            or (word in _FAIL and after == ["to"])
+        )
+        if negates:
+            following = [_stem(w) for w in clause[index + 1 :] if _content(w)][:_SCOPE]
+            scopes.append((word, following[0] if following else "", set(following)))
+    return scopes
+
+
+def _same_scope(ours: tuple[str, set[str]], theirs: tuple[str, set[str]]) -> bool:
+    """Whether two negations negate the same thing: the first word either negates is among
+    the words the other negates ("not significantly reduce" and "did not reduce")."""
+    (first, targets), (their_first, their_targets) = ours, theirs
+    return bool(first and first in their_targets) or bool(their_first and their_first in targets)
 
 
 def _said(stems: set[str], clauses: list[list[str]]) -> str:
@@ -182,7 +208,12 @@ def _quantifier_conflicts(claim: list[str], relevant: list[list[str]]) -> list[s
 
 
 def _content(word: str) -> bool:
-    return word not in STOP_WORDS and word not in NEGATIONS and not word[:1].isdigit()
+    return (
+        word not in STOP_WORDS
+        and word not in NEGATIONS
+        and word not in _NEGATIVE_WORDS
+        and not word[:1].isdigit()
+    )
 
 
 def _stem(word: str) -> str:
