@@ -10,7 +10,9 @@ against ``ValueError`` or ``ImportError`` keeps working::
     │   │   └── LocationKindError           the source has no pages / sections / timings at all
     │   ├── SourceError                     sources that are not text, duplicate document ids, …
     │   ├── StructureMapError               a structure map (or its file) that is malformed
-    │   └── ConfigError                     an unknown or invalid option
+    │   ├── ConfigError                     an unknown or invalid option
+    │   ├── RecordError                     an index record (id, vector, metadata) that is malformed
+    │   └── FilterError                     a metadata filter that is malformed
     ├── UnknownBackendError (LookupError)   no backend registered under that name
     ├── MissingDependencyError (ImportError) an optional extra is not installed
     └── BackendError                        a backend failed while working (never means "not found")
@@ -27,10 +29,12 @@ __all__ = [
     "BackendError",
     "CitecheckError",
     "ConfigError",
+    "FilterError",
     "InputError",
     "LocationError",
     "LocationKindError",
     "MissingDependencyError",
+    "RecordError",
     "SourceError",
     "StructureMapError",
     "UnknownBackendError",

@@ -68,9 +68,9 @@ class _Match:
 class Verifier:
     """A reusable, configured verifier; :func:`citecheck.verify` is a one-shot over it.
 
-    ``matchers`` run in order, cheap first: names (``"exact"``, ``"fuzzy"``, ``"bm25"``) or
-    objects with a ``find`` method. ``threshold`` is the similarity the ``fuzzy`` and ``bm25``
-    matchers need when they are given by name. ``accept`` is the set of statuses that pass;
+    ``matchers`` run in order, cheap first: names (``"exact"``, ``"fuzzy"``, ``"bm25"``,
+    ``"overlap"``) or objects with a ``find`` method. ``threshold`` is the similarity the
+    ``fuzzy``, ``bm25`` and ``overlap`` matchers need when they are given by name. ``accept`` is the set of statuses that pass;
     ``require_citations`` fails a text that cites nothing. ``numeric_sources`` maps numeric
     markers (``[1]``) to source ids: a mapping ``{"1": "smith2020"}`` or a sequence whose first
     id is ``[1]``; without it, ``[n]`` is the source with id ``n``, else the entry ``n`` of the
