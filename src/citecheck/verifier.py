@@ -70,11 +70,12 @@ class Verifier:
 
     ``matchers`` run in order, cheap first: names (``"exact"``, ``"fuzzy"``, ``"bm25"``,
     ``"overlap"``) or objects with a ``find`` method. ``threshold`` is the similarity the
-    ``fuzzy``, ``bm25`` and ``overlap`` matchers need when they are given by name. ``accept`` is the set of statuses that pass;
-    ``require_citations`` fails a text that cites nothing. ``numeric_sources`` maps numeric
-    markers (``[1]``) to source ids: a mapping ``{"1": "smith2020"}`` or a sequence whose first
-    id is ``[1]``; without it, ``[n]`` is the source with id ``n``, else the entry ``n`` of the
-    text's reference list, else (a guess, named in a warning) the n-th source.
+    ``fuzzy``, ``bm25`` and ``overlap`` matchers need when they are given by name. ``accept``
+    is the set of statuses that pass; ``require_citations`` fails a text that cites nothing.
+    ``numeric_sources`` maps numeric markers (``[1]``) to source ids: a mapping ``{"1":
+    "smith2020"}`` or a sequence whose first id is ``[1]``; without it, ``[n]`` is the source
+    with id ``n``, else the entry ``n`` of the text's reference list, else (a guess, named in a
+    warning) the n-th source.
     ``bibliography`` (a ``.bib`` or CSL ``.json`` file, a mapping of key to fields, or a
     :class:`~citecheck.bibliography.Bibliography`) resolves author–year citations and keys
     that are no source id, with the sources' own metadata (``author``, ``year``, ``title``,
