@@ -419,7 +419,7 @@ def test_a_dropped_negation_is_never_taken_for_a_slip(quote: str, source: str) -
 
 def test_an_ocr_slip_in_a_negation_is_a_slip() -> None:
     result = only(
-        verify('"Das war nicbt der Fall im Jahr" [[s]]', {"s": "Das war nicht der Fall im Jahr."})
+        verify('"Das war nlcht der Fall im Jahr" [[s]]', {"s": "Das war nicht der Fall im Jahr."})
     )
     assert result.status is Status.VERIFIED
 

@@ -26,8 +26,14 @@ from __future__ import annotations
 
 import re
 
-from citecheck.meaning import NEGATIONS, STOP_WORDS, comparable_words, fold_letters
-from citecheck.numbers import Quantity
+from citecheck.meaning import (
+    NEGATIONS,
+    STOP_WORDS,
+    comparable_words,
+    fold_letters,
+    opposite_words,
+)
+from citecheck.numbers import NUMBER_WORDS, Quantity
 from citecheck.quantities import quantities_in, stated_quantities
 from citecheck.text import normalize
 
@@ -47,34 +53,59 @@ _PARTIAL = frozenset(
 )
 _STEM = 5  # "reduced" and "reduction" share "reduc": a stem that needs no language
 _SCOPE = 2  # the content words a negation applies to
+_SHORT_WORD = 5  # letters: up to this, one changed letter makes another word
 _ADDITIVE = [["only"], ["just"], ["merely"], ["simply"]]
 """What follows a "not" that adds rather than denies: "not only important but…"."""
-_NEGATIVE_WORDS = frozenset("lack lacks lacked lacking unable absence absent".split())
+_NEGATIVE_WORDS = frozenset(
+    "lack lacks lacked lacking unable absence absent non hardly rarely seldom barely scarcely "
+    "nunca nada nadie ninguno ninguna non jamais".split()
+)
 _FAIL = frozenset("fail fails failed failing".split())
 """Words that deny without a negation word: "lacks a surface", "failed to reduce" ("fail"
 only before "to": "heart failure" denies nothing)."""
 _SHOWN_NUMBERS = 3
+_COUNT_WORDS = frozenset(
+    "one first second half quarter double doubled triple tripled twice single hundreds "
+    "thousands millions billions dozens".split()
+)
+"""Words of count that the number reader leaves alone ("one of", "the second trial" say no
+number) but a claim may still get wrong: "only one patient" against "two patients"."""
 
 
-def claim_conflicts(claim: str, passage: str, nearby: str | None = None) -> list[str]:
+def claim_conflicts(
+    claim: str, passage: str, nearby: str | None = None, *, noun: str = "claim"
+) -> list[str]:
     """Human sentences naming each change of meaning between ``claim`` and the source
     ``passage`` that supports it best, or an empty list (see the module docstring).
 
     ``nearby`` is the source text around the passage (the passage included): a claim may take
     a number from the sentence next to the one that matches it best, and a scorer's "best"
-    sentence may not be the one the claim is about, so negations and quantifiers are read in
-    every clause of it that bears on the claim.
+    sentence may not be the one the claim is about. So a negation of the source is read in
+    every clause of it about the claim, but what the claim says itself (its negations, its
+    quantifiers, its words of opposite meaning) is judged against the clauses that share the
+    most words with it: another sentence may add a change, never excuse one. ``noun`` names
+    the text in the sentences ("claim", "quote").
     """
     own = normalize(claim)
     said = normalize(passage)
     around = normalize(nearby) if nearby else said
     ours, theirs = _clauses(own), _clauses(around)
     stems = set().union(*(_stems(clause) for clause in ours))
-    relevant = [clause for clause in theirs if _bears_on(clause, stems)]
+    closest = _closest(theirs, stems)
+    words = [w for clause in ours for w in clause]
     conflicts = _number_conflicts(claim, said, around)
-    conflicts.extend(_negation_conflicts(ours, theirs, stems))
-    conflicts.extend(_quantifier_conflicts([w for clause in ours for w in clause], relevant))
-    return conflicts
+    conflicts.extend(_negation_conflicts(ours, theirs, closest, stems))
+    conflicts.extend(_quantifier_conflicts(words, closest))
+    conflicts.extend(_opposite_conflicts(words, closest))
+    conflicts.extend(_symbol_conflicts(own, said))
+    return [conflict.replace("the claim", f"the {noun}") for conflict in conflicts]
+
+
+def _closest(clauses: list[list[str]], stems: set[str]) -> list[list[str]]:
+    """The clauses that share the most content words with the claim (all of them on a tie)."""
+    shared = [len(_stems(clause) & stems) for clause in clauses]
+    most = max(shared, default=0)
+    return [clause for clause, n in zip(clauses, shared, strict=True) if n == most and n]
 
 
 def _number_conflicts(claim: str, passage: str, nearby: str) -> list[str]:
@@ -137,22 +168,23 @@ def _bears_on(clause: list[str], claim_stems: set[str]) -> bool:
 
 
 def _negation_conflicts(
-    claim: list[list[str]], source: list[list[str]], claim_stems: set[str]
+    claim: list[list[str]],
+    source: list[list[str]],
+    closest: list[list[str]],
+    claim_stems: set[str],
 ) -> list[str]:
     """A negation on one side only, where it bears on what the claim says. Each negation
     scopes over the next content words of its clause (:func:`_scopes`), and two negations
     match when the first word one of them negates is among the words the other negates: a
-    negation of the claim needs a match in a clause of the source about the claim; a negation
+    negation of the claim needs a match in the source clauses closest to the claim; a negation
     of the source about the claim's words, or in a clause about the claim, needs a match in
     the claim."""
     ours = [scope for clause in claim for scope in _scopes(clause)]
+    near = [scope for clause in closest for scope in _scopes(clause)]
     theirs = [(scope, clause) for clause in source for scope in _scopes(clause)]
     conflicts = []
     for negation, first, targets in ours:
-        if not any(
-            _same_scope((first, targets), (f, t)) and _bears_on(clause, claim_stems)
-            for (_, f, t), clause in theirs
-        ):
+        if not any(_same_scope((first, targets), (f, t)) for _, f, t in near):
             conflicts.append(
                 f"the claim has the negation {negation!r} ({_said(targets, claim)}), which the "
                 "source does not"
@@ -197,13 +229,81 @@ def _said(stems: set[str], clauses: list[list[str]]) -> str:
     return " ".join(list(words)[:_SCOPE]) or "nothing said"
 
 
-def _quantifier_conflicts(claim: list[str], relevant: list[list[str]]) -> list[str]:
-    """A universal quantifier in the claim where the clauses about it limit the statement."""
+def _quantifier_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]:
+    """A universal quantifier in the claim where the clauses about it limit the statement; a
+    word of count ("one", "half", "doubled", "thousands") the claim says and they do not."""
+    said = {word for clause in closest for word in clause}
+    conflicts = []
     universal = [word for word in claim if word in _UNIVERSAL]
-    said = {word for clause in relevant for word in clause}
     if universal and not said & _UNIVERSAL and said & _PARTIAL:
         limited = ", ".join(repr(word) for word in sorted(said & _PARTIAL))
-        return [f"the claim says {universal[0]!r} where the source says {limited}"]
+        conflicts.append(f"the claim says {universal[0]!r} where the source says {limited}")
+    for index, word in enumerate(claim):
+        one_of = word == "one" and claim[index + 1 : index + 2] == ["of"]  # "one of them"
+        if word in _COUNT_WORDS and word not in said and not one_of:
+            theirs = sorted(said & (_COUNT_WORDS | NUMBER_WORDS))
+            shown = ", ".join(repr(w) for w in theirs) or "no such word"
+            conflicts.append(f"the claim says {word!r} where the source says {shown}")
+    return conflicts
+
+
+def _opposite_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]:
+    """A word of the claim whose opposite the closest clauses say instead ("rose" / "fell",
+    "effective" / "ineffective"), or a word one letter away from one of theirs that is no
+    form of it ("lost" / "last", "affect" / "effect"), or a name with digits in place of
+    another of the same letters ("H5N1" / "H7N9")."""
+    said = {word for clause in closest for word in clause}
+    conflicts = []
+    for word in dict.fromkeys(claim):
+        if word in said:
+            continue
+        if word.isalpha():
+            other = next(
+                (w for w in sorted(said) if opposite_words(word, w) or _one_letter_apart(word, w)),
+                None,
+            )
+        else:
+            letters = _letters_of(word)
+            other = next(
+                (w for w in sorted(said) if w != word and letters and _letters_of(w) == letters),
+                None,
+            )
+        if other is not None:
+            conflicts.append(f"the claim says {word!r} where the source says {other!r}")
+    return conflicts
+
+
+def _one_letter_apart(ours: str, theirs: str) -> bool:
+    """Two short words one edit apart, neither a form of the other ("lost" / "last"; not
+    "day" / "days"). In a short word one letter makes another word; in a longer one it is
+    more often a typo ("efects"), which the verifier forgives."""
+    from rapidfuzz.distance import OSA
+
+    if not 3 <= min(len(ours), len(theirs)) <= max(len(ours), len(theirs)) <= _SHORT_WORD:
+        return False
+    if ours.startswith(theirs) or theirs.startswith(ours):
+        return False
+    return OSA.distance(ours, theirs) == 1 and ours[: len(ours) - 1] != theirs[: len(ours) - 1]
+
+
+def _letters_of(word: str) -> str:
+    """The letters of a word that holds digits ("h5n1" is "hn"); "" for a word without any."""
+    return "".join(ch for ch in word if ch.isalpha()) if any(ch.isdigit() for ch in word) else ""
+
+
+_SYMBOLS = re.compile(r"[<>≤≥±‰%$€£¥]")
+
+
+def _symbol_conflicts(claim: str, passage: str) -> list[str]:
+    """A comparison, currency or percent sign of the claim that the passage has not, where
+    the passage has another: "p < 0.05" against "p > 0.05"."""
+    ours, theirs = set(_SYMBOLS.findall(claim)), set(_SYMBOLS.findall(passage))
+    missing = sorted(ours - theirs)
+    if missing and theirs - ours:
+        return [
+            f"the claim has {', '.join(missing)} where the source has "
+            + ", ".join(sorted(theirs - ours))
+        ]
     return []
 
 

@@ -18,6 +18,7 @@ from citecheck.numbers import (
     numbers_with_offsets,
     quantities_at,
     spelled_numbers,
+    unit_named,
 )
 from citecheck.text import normalize
 
@@ -33,6 +34,7 @@ __all__ = [
     "noun_for",
     "ocr_distance",
     "ocr_forms",
+    "opposite_words",
 ]
 
 _CONTEXT_CHARS = 80
@@ -220,11 +222,14 @@ def _as_written_in(token: str, written: set[str], index: Mapping[str, str]) -> s
     twin = _twin(token, index)
     if twin is not None:
         return twin
-    for cut in range(2, len(token) - 1):  # two words run together
+    for cut in range(2, min(len(token), _LONGEST_JOINED) - 1):  # two words run together
         head, tail = _twin(token[:cut], index), _twin(token[cut:], index)
         if head is not None and tail is not None:
             return f"{head} {tail}"
     return _OCR_DIGIT.sub(lambda m: "o" if m.group() == "0" else "l", token)
+
+
+_LONGEST_JOINED = 32  # characters: a longer token is no pair of words run together
 
 
 def _twin(token: str, written: Mapping[str, str]) -> str | None:
@@ -279,7 +284,7 @@ def differences_at(
 
 
 def _misspelt_in(negation: str, text: str) -> bool:
-    """True when ``text`` has a slip of a longer negation (OCR's ``nicbt`` for ``nicht``):
+    """True when ``text`` has a slip of a longer negation (OCR's ``nlcht`` for ``nicht``):
     it does say it. A slip swaps only letters that OCR confuses: ``einen`` is not a misspelt
     ``keinen`` but its opposite, and ``seine`` is a word of its own. Short negations (``not``,
     ``no``) are never presumed misspelt."""
@@ -308,7 +313,10 @@ _ANTONYMS = (
     ("best", "worst"), ("good", "bad"), ("larg", "small"), ("long", "short"), ("true", "false"),
     ("import", "export"), ("open", "clos"), ("allow", "forbid"), ("approv", "reject"),
     ("hyper", "hypo"), ("over", "under"), ("pre", "post"), ("intra", "extra"),
-    ("micro", "macro"), ("input", "output"), ("inbound", "outbound"),
+    ("micro", "macro"), ("input", "output"), ("inbound", "outbound"), ("many", "few"),
+    ("most", "few"), ("majorit", "minorit"), ("rise", "drop"), ("rose", "dropped"),
+    ("increas", "drop"), ("grow", "shrink"), ("grew", "shrank"), ("gain", "lost"),
+    ("won", "lost"), ("winn", "los"),
 )  # fmt: skip
 """Stems of words with opposite meanings; the rest of both words must be a common ending."""
 
@@ -344,9 +352,10 @@ def _counted_apart(word: str) -> bool:
     return word in NEGATIONS or word[:1].isdigit() or word in _NUMBER_WORDS
 
 
-def _opposite(a: str, b: str) -> bool:
-    """``likely`` / ``unlikely``, ``increased`` / ``decreased``, ``maximum`` / ``minimum``: near in
-    spelling, opposite in meaning."""
+def opposite_words(a: str, b: str) -> bool:
+    """``likely`` / ``unlikely``, ``increased`` / ``decreased``, ``maximum`` / ``minimum``,
+    ``rose`` / ``fell``: words of opposite meaning (a negating prefix, or a listed pair of
+    stems with common endings)."""
     short, long = sorted((a, b), key=len)
     if long.endswith(short) and long[: len(long) - len(short)] in _OPPOSITE_PREFIXES:
         return True
@@ -358,9 +367,10 @@ def _opposite(a: str, b: str) -> bool:
     return False
 
 
-_LOOK_ALIKE_LETTERS = str.maketrans("icbvtoyq01", "lehufaugal")
-"""Letters that optical character recognition confuses (l/i/1, e/c, h/b, u/v, f/t, a/o/0, y/v,
-g/q; accents lost too), each folded to one form."""
+_LOOK_ALIKE_LETTERS = str.maketrans("ic10", "lelo")
+"""Letters that optical character recognition confuses (l/I/1, O/0, e/c; accents lost too),
+each folded to one form. Only these: folding more (a/o, t/f, b/h, u/v) makes real words
+slips of each other ("lost" and "last", "fell" and "tell", "valve" and "value")."""
 _LOOK_ALIKE_RUNS = tuple(
     (seen.translate(_LOOK_ALIKE_LETTERS), meant.translate(_LOOK_ALIKE_LETTERS))
     for seen, meant in (("rn", "m"), ("cl", "d"), ("vv", "w"), ("ii", "u"), ("ri", "n"))
@@ -412,8 +422,12 @@ def _slip(ours: list[str], theirs: list[str]) -> bool:
     """A misspelling, an OCR confusion or words split or run together differently, not a
     change of wording: the words of both sides can be paired in order, one word against one,
     two or three, each pair a slip of one word (:func:`_word_slip`)."""
-    if len(ours) == len(theirs) and any(_opposite(a, b) for a, b in zip(ours, theirs, strict=True)):
+    if len(ours) == len(theirs) and any(
+        opposite_words(a, b) for a, b in zip(ours, theirs, strict=True)
+    ):
         return False
+    if max(len(ours), len(theirs)) > _LONGEST_SLIP:
+        return False  # a long run of other words is no slip, and pairing it would be slow
     reached = {(0, 0)}
     for i in range(len(ours) + 1):
         for j in range(len(theirs) + 1):
@@ -435,9 +449,21 @@ def _slip(ours: list[str], theirs: list[str]) -> bool:
     return (len(ours), len(theirs)) in reached
 
 
-_PAIRINGS = tuple((ours, theirs) for ours in (1, 2, 3) for theirs in (1, 2, 3))
-"""How many words of each side one slip may pair: one, or up to three run together or split
-elsewhere ("dergra vitation" for "der gravitation")."""
+_LONGEST_SLIP = 24  # words on either side of one stretch of slips
+
+_PAIRINGS = (
+    *((ours, theirs) for ours in (1, 2, 3) for theirs in (1, 2, 3)),
+    (1, 4),
+    (4, 1),
+)
+"""How many words of each side one slip may pair: one, up to three run together or split
+elsewhere ("dergra vitation" for "der gravitation"), or one word broken in four."""
+
+
+def _units_apart(ours: str, theirs: str) -> bool:
+    """Two words that name different units ("ml" / "mi", "mg" / "g"): never a slip."""
+    ours_unit, theirs_unit = unit_named(ours), unit_named(theirs)
+    return ours_unit is not None and theirs_unit is not None and ours_unit != theirs_unit
 
 
 def _word_slip(ours: str, theirs: str, *, joined: bool = False) -> bool:
@@ -445,7 +471,7 @@ def _word_slip(ours: str, theirs: str, *, joined: bool = False) -> bool:
     two in a long one. "Tuesday" / "Thursday" is two slips, and a new word; in a short word
     one letter makes another word ("Iraq" / "Iran"). Words run together (``joined``) may
     differ only as OCR makes them differ: "aredcar" is not a slip of "abedcar"."""
-    if _opposite(ours, theirs):
+    if opposite_words(ours, theirs) or _units_apart(ours, theirs):
         return False
     slips = ocr_distance(ours, theirs)
     if slips == 0:
@@ -479,7 +505,7 @@ def _word_changes(
     changes = []
     # Aligned by their letters as OCR reads them, so "fhe committee" pairs with "the committee"
     # and not with whatever else the edit distance finds as cheap.
-    keys = [fold_letters(w) for w in ours_all], [fold_letters(w) for w in theirs_all]
+    keys = [_key(w) for w in ours_all], [_key(w) for w in theirs_all]
     blocks = [op for op in Levenshtein.opcodes(*keys) if op.tag != "equal"]
     for a, b, c, d in _fused(_merged(blocks), ours_all, theirs_all):
         # Source words that a quotation skips between words it shares with the text before or
@@ -534,6 +560,12 @@ def _skipped_at_edge(
         rest = len(ours) - at
         return ours[at:] == theirs[end : end + rest]
     return False
+
+
+def _key(word: str) -> str:
+    """A word as the word alignment compares it: its letters folded as OCR confuses them, but
+    a unit as written ("ml" and "mi" are other units, not a slip)."""
+    return word if unit_named(word) is not None else fold_letters(word)
 
 
 def _slip_within(ours: list[str], theirs: list[str], first: bool, last: bool) -> bool:

@@ -24,9 +24,11 @@ __all__ = [
     "quantities_at",
     "quantities_present",
     "spelled_numbers",
+    "unit_named",
 ]
 
-_NUMBER = re.compile(r"(?:(?<=[\s(\[=])-|^-)?\d+(?:[.,]\d+)*")
+_NUMBER = re.compile(r"\d{1,4}/\d{1,2}/\d{1,4}(?![\d/])|(?:(?<=[\s(\[=])-|^-)?\d+(?:[.,]\d+)*")
+"""A number: a date written with slashes is one ("3/4/2020": its order is its meaning)."""
 _THOUSANDS = re.compile(r",(?=\d{3}(?!\d))")
 _DIGIT = re.compile(r"\d")
 SPACED_THOUSANDS = re.compile(r"(?<![\d.,^_])\d{1,3}(?: \d{3})+(?![.,]\d|\d)")
@@ -50,17 +52,25 @@ _VALUES = {
     "twice": 2,
     "thrice": 3,
 }
+_FRACTIONS = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5,
+    "fifths": 5,
+}  # fmt: skip
 _SPELLED_NUMBER = re.compile(
-    rf"\b(?:(?P<tens>{'|'.join(_TENS)})(?:[- ](?P<unit>{'|'.join(_UNITS_WORDS[1:])}))?"
-    rf"|(?P<small>{'|'.join(_UNITS_WORDS + _TEENS)}))(?:[- ](?P<times>hundred|thousand))?\b"
+    r"\b(?:(?P<numerator>a|one|two|three|four) (?P<denominator>halves|half|thirds?|quarters?"
+    r"|fifths?)|(?P<alone>half|quarter))\b"
+    rf"|\b(?:(?P<tens>{'|'.join(_TENS)})(?:[- ](?P<unit>{'|'.join(_UNITS_WORDS[1:])}))?"
+    rf"|(?P<small>{'|'.join(_UNITS_WORDS + _TEENS)}))"
+    r"(?:[- ](?P<times>hundred|thousand|million|billion))?\b"
     rf"|\b(?P<ordinal>{'|'.join(_ORDINALS)})\b(?! of\b)"
     r"|\b(?P<bare>dozen|hundred|thousand|twice|thrice)\b"
+    r"|(?<![\d.,])(?<![\d.,] )\b(?P<scale>million|billion|trillion)\b"
     r"|\b(?:a |one )?(?P<period>decade|century|fortnight)\b"
 )
 """Numbers in English words: "ten", "twenty-one", "two hundred", "a dozen", "the third" (not
 "a third of", a fraction), "twice"; "a decade" is ten years. "One", "first" and "second" are
 left out: "one of them", "a second trial" say no number."""
-NUMBER_WORDS = frozenset(_VALUES) - {"one"}
+NUMBER_WORDS = frozenset(_VALUES) - {"one"} | frozenset(_FRACTIONS)
 """Words that :func:`spelled_numbers` may read as a number (alone or in a compound)."""
 
 PERIODS = {"decade": (10, "year"), "century": (100, "year"), "fortnight": (14, "day")}
@@ -146,10 +156,15 @@ def spelled_numbers(normalized: str) -> list[tuple[int, int, str]]:
     return found
 
 
-def _spelled_value(match: re.Match[str]) -> int | None:
+def _spelled_value(match: re.Match[str]) -> int | str | None:
     """The value of a :data:`_SPELLED_NUMBER` match; ``None`` for a lone "one"."""
     if match["period"]:
         return PERIODS[match["period"]][0]
+    if match["denominator"] or match["alone"]:
+        numerator = 1 if match["numerator"] in (None, "a") else _VALUES[match["numerator"]]
+        return f"{numerator / _FRACTIONS[match['denominator'] or match['alone']]:.3f}"
+    if match["scale"]:
+        return int(10 ** _SCALES[match["scale"]])
     if match["ordinal"] or match["bare"]:
         return _VALUES[match["ordinal"] or match["bare"]]
     if match["tens"]:
@@ -158,6 +173,8 @@ def _spelled_value(match: re.Match[str]) -> int | None:
         return None
     else:
         value = _VALUES[match["small"]]
+    if match["times"] in _SCALES:
+        return int(value * 10 ** _SCALES[match["times"]])
     return value * _VALUES[match["times"]] if match["times"] else value
 
 
@@ -226,6 +243,11 @@ def _neighbours(text: str, start: int, end: int) -> tuple[str, str]:
         before[1].lower() if before is not None else "",
         after[1].lower() if after is not None else "",
     )
+
+
+def unit_named(word: str) -> str | None:
+    """The canonical unit ``word`` names ("ml" and "millilitres" are "millilitre"), if any."""
+    return _UNIT_NAMES.get(word) or _UNIT_NAMES.get(_singular(word))
 
 
 def _singular(word: str) -> str:

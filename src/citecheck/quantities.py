@@ -44,7 +44,8 @@ _AUTHOR_PARTICLES = frozenset(
     "et al and van der den de von la le du da del di see cf also in press eg e.g".split()
 )
 _NARRATIVE = re.compile(
-    rf"(?<![\w'\u2019-])[A-Z][\w'\u2019-]+(?:\s+(?:and|&)\s+[A-Z][\w'\u2019-]+)?\s+\({_YEAR}\)"
+    rf"(?<![\w'\u2019-])[A-Z][^\W\d_][\w'\u2019-]*(?:\s+(?:and|&)\s+[A-Z][\w'\u2019-]+)?"
+    rf"\s+\({_YEAR}\)"
 )
 """Authors cited in the running text: "Jones (2020)", "Smith and Jones (2019)"."""
 _ET_AL = re.compile(

@@ -40,8 +40,9 @@ from citecheck.support_model import FITTED_SUPPORT_MODEL, SupportModel
 
 if TYPE_CHECKING:
     from citecheck.corpus import Corpus
+from citecheck.guard import claim_conflicts
 from citecheck.syntax.extract import extract_text
-from citecheck.text import normalize
+from citecheck.text import normalize, sentence_spans
 
 __all__ = ["Verifier"]
 
@@ -598,7 +599,10 @@ class Verifier:
             )
             if outcome.evidence is None:
                 return _Match((), (), outcome.total, outcome.found)
-            return _Match((outcome.evidence,), outcome.differences, outcome.total, outcome.total)
+            diffs = outcome.differences or _in_context(
+                query, outcome.evidence, document, quoted=quoted
+            )
+            return _Match((outcome.evidence,), diffs, outcome.total, outcome.total)
         hits = find(query, document, region)
         if not hits:
             return _Match()
@@ -616,8 +620,36 @@ class Verifier:
                     noun=noun_for(quoted),
                 )
             )
-        )
+        ) or _in_context(query, best, document, quoted=quoted)
         return _Match(tuple(hits[:_MAX_EVIDENCE]), diffs, 1, 1)
+
+
+_SENTENCE_REACH = 400  # characters around a passage in which its sentence is looked for
+
+
+def _in_context(
+    query: str, evidence: Evidence, document: Document, *, quoted: bool
+) -> tuple[str, ...]:
+    """The meaning guard over the sentences a passage stands in: words that stand verbatim may
+    stand in a sentence that negates them ("patients recovered" in "No patients recovered"),
+    or beside a number the text left out."""
+    low = max(0, evidence.start - _SENTENCE_REACH)
+    window = document.text[low : evidence.end + _SENTENCE_REACH]
+    spans = [
+        (low + start, low + end)
+        for start, end in sentence_spans(window)
+        if low + start < evidence.end and low + end > evidence.start
+    ]
+    start = min((s for s, _ in spans), default=evidence.start)
+    end = max((e for _, e in spans), default=evidence.end)
+    if quoted:
+        # A quotation's passage was compared word by word already (slips forgiven): it stands
+        # as the quote's own words, so that only the rest of the sentence can add a change.
+        passage = query
+        sentence = document.text[start : evidence.start] + query + document.text[evidence.end : end]
+    else:
+        passage, sentence = evidence.text, document.text[start:end]
+    return tuple(claim_conflicts(query, passage, sentence, noun=noun_for(quoted)))
 
 
 def _places(
