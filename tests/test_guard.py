@@ -278,3 +278,49 @@ def test_a_page_of_an_unpaged_source_is_approximated_and_says_so() -> None:
     assert "lines 11-20 at 10 lines a page" in custom.reason
     with pytest.raises(citecheck.ConfigError):
         Verifier(lines_per_page=0)
+
+
+REVIEWED = [
+    ("A million people died in the war", "A billion people died in the war."),
+    ("Only one patient died in the trial", "Only two patients died in the trial."),
+    ("Thousands of patients joined the trial", "Hundreds of patients joined the trial."),
+    ("The cost doubled after the reform", "The cost tripled after the reform."),
+    ("Prices rose by 5 percent last year", "Prices fell by 5 percent last year."),
+    ("The treatment was effective in adults", "The treatment was ineffective in adults."),
+    ("Non-smokers had a higher risk of stroke", "Smokers had a higher risk of stroke."),
+    ("Most patients improved after surgery", "Few patients improved after surgery."),
+    ("Sales rose in Q4 (2021) across the region", "Sales rose in Q4 (2020) across the region."),
+    ("The samples were stored at 5 mi from here", "The samples were stored at 5 ml from here."),
+    ("The team lost the match", "The team won the match."),
+    ("Half of the patients improved", "A quarter of the patients improved."),
+    ("A third of the patients improved", "A quarter of the patients improved."),
+    ("The H5N1 strain infected 20 people", "The H7N9 strain infected 20 people."),
+    ("The event happened on 3/4/2020 in Paris", "The event happened on 4/3/2020 in Paris."),
+    ("Il farmaco non ha ridotto la mortalita", "Il farmaco ha ridotto la mortalita."),
+    ("The drug hardly reduced mortality", "The drug greatly reduced mortality."),
+    ("The p value was p < 0.05 in the trial", "The p value was p > 0.05 in the trial."),
+    ("Patients recovered after the surgery", "No patients recovered after the surgery."),
+    ("The ticket cost $5 each at the door", "The ticket cost €5 each at the door."),
+    ("They played four dates in Spain", "They played tour dates in Spain."),
+    ("The shares were sold in March", "The shares were said in March."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "source"), REVIEWED)
+@pytest.mark.parametrize("mode", list(VERIFIERS))
+def test_what_a_review_found_is_never_verified(mode: str, claim: str, source: str) -> None:
+    for text in (f"{claim} [[doc]].", f'"{claim}" [[doc]].'):
+        [result] = VERIFIERS[mode]().verify(text, {"doc": source}).results
+        assert result.status is not Status.VERIFIED, (text, result.reason)
+
+
+def test_another_sentence_adds_a_change_but_never_excuses_one() -> None:
+    judge = VERIFIERS["a judge that always agrees"]()
+    for claim, source in [
+        ("The vaccine did not reduce mortality", "The drug did not reduce mortality. The "
+         "vaccine reduced mortality."),
+        ("All patients recovered after the surgery", "Some patients recovered after the "
+         "surgery. All patients were discharged."),
+    ]:  # fmt: skip
+        [result] = judge.verify(f"{claim} [[doc]].", {"doc": source}).results
+        assert result.status is not Status.VERIFIED, result.reason

@@ -274,16 +274,17 @@ def _opposite_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]
 
 
 def _one_letter_apart(ours: str, theirs: str) -> bool:
-    """Two short words one edit apart, neither a form of the other ("lost" / "last"; not
-    "day" / "days"). In a short word one letter makes another word; in a longer one it is
-    more often a typo ("efects"), which the verifier forgives."""
+    """Two short words a letter or two apart, neither a form of the other ("lost" / "last",
+    "sold" / "said"; not "year" / "years"). In a short word one letter makes another word;
+    in a longer one it is more often a typo ("efects"), which the verifier forgives."""
     from rapidfuzz.distance import OSA
 
-    if not 3 <= min(len(ours), len(theirs)) <= max(len(ours), len(theirs)) <= _SHORT_WORD:
+    if not 4 <= min(len(ours), len(theirs)) <= max(len(ours), len(theirs)) <= _SHORT_WORD:
         return False
-    if ours.startswith(theirs) or theirs.startswith(ours):
+    if ours.startswith(theirs) or theirs.startswith(ours) or not _content(ours):
         return False
-    return OSA.distance(ours, theirs) == 1 and ours[: len(ours) - 1] != theirs[: len(ours) - 1]
+    allowed = 2 if ours[0] == theirs[0] else 1  # "sold" / "said", "lost" / "last"
+    return OSA.distance(ours, theirs) <= allowed
 
 
 def _letters_of(word: str) -> str:
@@ -307,9 +308,17 @@ def _symbol_conflicts(claim: str, passage: str) -> list[str]:
     return []
 
 
+_AUXILIARIES = frozenset(
+    "do does did done has have had having will would shall should can could may might must "
+    "also".split()
+)
+"""Words that carry no content of their own: no clause is closer to a claim for sharing them."""
+
+
 def _content(word: str) -> bool:
     return (
         word not in STOP_WORDS
+        and word not in _AUXILIARIES
         and word not in NEGATIONS
         and word not in _NEGATIVE_WORDS
         and not word[:1].isdigit()

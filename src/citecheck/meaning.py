@@ -158,6 +158,11 @@ def meaning_differences(
             f"the {noun} gives the numbers {', '.join(our_numbers)} in another order than the "
             f"source ({', '.join(their_numbers)})"
         )
+    ours_signs, theirs_signs = Counter(_SIGNS.findall(text)), Counter(_SIGNS.findall(source))
+    if ours_signs != theirs_signs:
+        said = ", ".join(sorted(ours_signs - theirs_signs)) or "no sign"
+        stands = ", ".join(sorted(theirs_signs - ours_signs)) or "no sign"
+        differences.append(f"the {noun} has {said} where the source has {stands}")
     changes = _word_changes(our_words, their_words, before, after, omissions=omissions, noun=noun)
     if changes and (before or after):
         # The text around the passage absorbs words its estimated edges cut off, but a word
@@ -170,6 +175,8 @@ def meaning_differences(
 
 
 _DIGIT = re.compile(r"\d")
+_SIGNS = re.compile(r"[<>≤≥±‰%$€£¥]")
+"""Signs that carry meaning words do not: a comparison, a percent, a currency."""
 
 
 def _numbers(text: str) -> list[tuple[str, str]]:
