@@ -302,7 +302,6 @@ REVIEWED = [
     ("Patients recovered after the surgery", "No patients recovered after the surgery."),
     ("The ticket cost $5 each at the door", "The ticket cost €5 each at the door."),
     ("They played four dates in Spain", "They played tour dates in Spain."),
-    ("The shares were sold in March", "The shares were said in March."),
 ]  # fmt: skip
 
 

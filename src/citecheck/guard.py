@@ -53,7 +53,6 @@ _PARTIAL = frozenset(
 )
 _STEM = 5  # "reduced" and "reduction" share "reduc": a stem that needs no language
 _SCOPE = 2  # the content words a negation applies to
-_SHORT_WORD = 5  # letters: up to this, one changed letter makes another word
 _ADDITIVE = [["only"], ["just"], ["merely"], ["simply"]]
 """What follows a "not" that adds rather than denies: "not only important but…"."""
 _NEGATIVE_WORDS = frozenset(
@@ -249,42 +248,26 @@ def _quantifier_conflicts(claim: list[str], closest: list[list[str]]) -> list[st
 
 def _opposite_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]:
     """A word of the claim whose opposite the closest clauses say instead ("rose" / "fell",
-    "effective" / "ineffective"), or a word one letter away from one of theirs that is no
-    form of it ("lost" / "last", "affect" / "effect"), or a name with digits in place of
-    another of the same letters ("H5N1" / "H7N9")."""
+    "effective" / "ineffective"), or a name with digits in place of another of the same
+    letters ("H5N1" / "H7N9")."""
     said = {word for clause in closest for word in clause}
     conflicts = []
     for word in dict.fromkeys(claim):
         if word in said:
             continue
-        if word.isalpha():
-            other = next(
-                (w for w in sorted(said) if opposite_words(word, w) or _one_letter_apart(word, w)),
-                None,
-            )
-        else:
-            letters = _letters_of(word)
-            other = next(
-                (w for w in sorted(said) if w != word and letters and _letters_of(w) == letters),
-                None,
-            )
+        letters = _letters_of(word)
+        other = next(
+            (
+                w
+                for w in sorted(said)
+                if (letters and w != word and _letters_of(w) == letters)
+                or (word.isalpha() and opposite_words(word, w))
+            ),
+            None,
+        )
         if other is not None:
             conflicts.append(f"the claim says {word!r} where the source says {other!r}")
     return conflicts
-
-
-def _one_letter_apart(ours: str, theirs: str) -> bool:
-    """Two short words a letter or two apart, neither a form of the other ("lost" / "last",
-    "sold" / "said"; not "year" / "years"). In a short word one letter makes another word;
-    in a longer one it is more often a typo ("efects"), which the verifier forgives."""
-    from rapidfuzz.distance import OSA
-
-    if not 4 <= min(len(ours), len(theirs)) <= max(len(ours), len(theirs)) <= _SHORT_WORD:
-        return False
-    if ours.startswith(theirs) or theirs.startswith(ours) or not _content(ours):
-        return False
-    allowed = 2 if ours[0] == theirs[0] else 1  # "sold" / "said", "lost" / "last"
-    return OSA.distance(ours, theirs) <= allowed
 
 
 def _letters_of(word: str) -> str:
