@@ -56,6 +56,9 @@ _REACH = 100
 """How far before a year in parentheses the name may start."""
 _LINK_LABEL = re.compile(r"!?\[[^\[\]\n]*\](?=\()|^[ \t]*\[[^\[\]\n]*\]:", re.MULTILINE)
 _FOOTNOTE = re.compile(r"\^(?P<label>[^\s\[\]^]+)")
+_NOTE = re.compile(
+    r"^[ \t]*\[\^(?P<label>[^\s\[\]^]+)\]:(?P<note>.*(?:\n(?![ \t]*\n).*)*)", re.MULTILINE
+)
 _NOTE_CITES = re.compile(rf"{YEAR}|@\w|https?://|\b(?:pp?|pages?)\.?[ \t]*\d", re.IGNORECASE)
 _SUPERSCRIPT = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+(?:[⁻,\u2013-][⁰¹²³⁴⁵⁶⁷⁸⁹]+)*(?![^\W_])")
 _MARK_BEFORE = frozenset(".,;:!?\"'”’»]")
@@ -113,6 +116,7 @@ def find_lookalikes(text: str, skip: Span | None) -> list[Lookalike]:
 
 
 def _candidates(text: str) -> Iterator[Lookalike]:
+    notes: dict[str, str] | None = None  # footnote label → its note, read at the first footnote
     for match in _BRACKET.finditer(text):
         start, end = match.span()
         if text.startswith("[", start - 1) and text.startswith("]", end) and start:
@@ -133,7 +137,8 @@ def _candidates(text: str) -> Iterator[Lookalike]:
         elif _PAGE.search(body):
             yield Lookalike(span, None, "a page in brackets, with no source citecheck can read")
         elif (footnote := _FOOTNOTE.fullmatch(body)) is not None:
-            why = _footnote_cites(text, footnote.group("label"))
+            notes = _footnote_notes(text) if notes is None else notes
+            why = _footnote_cites(notes.get(footnote.group("label")))
             if why is not None:
                 yield Lookalike(span, "pandoc", why)
     for match in _PARENTHESES.finditer(text):
@@ -157,17 +162,23 @@ def _candidates(text: str) -> Iterator[Lookalike]:
             yield Lookalike(Span(*superscript.span()), "numeric", why)
 
 
-def _footnote_cites(text: str, label: str) -> str | None:
-    """Why the footnote reference ``[^label]`` looks like a citation: its note (up to the next
-    blank line) cites something, or the text has no note for it; ``None`` for a note of
-    remarks."""
-    note = re.search(rf"^[ \t]*\[\^{re.escape(label)}\]:(.*(?:\n(?![ \t]*\n).*)*)", text, re.M)
+def _footnote_notes(text: str) -> dict[str, str]:
+    """Each footnote label of ``text`` and its note (``[^1]: Smith 2020.``, up to the next
+    blank line), whitespace collapsed; the first note of a label counts."""
+    notes: dict[str, str] = {}
+    for note in _NOTE.finditer(text):
+        notes.setdefault(note.group("label"), " ".join(note.group("note").split()))
+    return notes
+
+
+def _footnote_cites(note: str | None) -> str | None:
+    """Why a footnote reference with this ``note`` looks like a citation: the note cites
+    something, or there is none; ``None`` for a note of remarks."""
     if note is None:
         return "a footnote reference with no note in the text; citecheck does not read footnotes"
-    said = " ".join(note.group(1).split())
-    if not _NOTE_CITES.search(said):
+    if not _NOTE_CITES.search(note):
         return None
-    quoted = said if len(said) <= _MAX_NOTE else said[: _MAX_NOTE - 1] + "…"
+    quoted = note if len(note) <= _MAX_NOTE else note[: _MAX_NOTE - 1] + "…"
     return (
         f"a footnote whose note ({quoted!r}) cites a source; citecheck does not read "
         "footnotes: cite in the sentence, with [1] or [[id]]"
