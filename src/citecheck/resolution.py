@@ -25,6 +25,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
@@ -173,6 +174,7 @@ class SourceResolver:
             reference_list if reference_list is not None and reference_list.numbers else None
         )
         self._works: list[_Work] | None = None
+        self._described: dict[str, list[BibEntry]] | None = None  # source id → its works
         self._mappings: dict[tuple[str, str], SourceMapping] = {}
         self._by_order: list[str] = []
         self._entries: dict[str, tuple[str | None, str]] | None = None
@@ -472,7 +474,12 @@ class SourceResolver:
         """True when nothing known about the source rules it out as the work cited: every work
         that describes it (its metadata, a bibliography entry whose text it is) ``agrees`` with
         the citation, or none does and its id names no author and year (``smith2020`` does)."""
-        described = [w.entry for w in self._catalog() if w.source_id == source_id]
+        if self._described is None:
+            self._described = {}
+            for work in self._catalog():
+                if work.source_id is not None:
+                    self._described.setdefault(work.source_id, []).append(work.entry)
+        described = self._described.get(source_id)
         if described:
             return all(agrees(entry) for entry in described)
         return not (_YEAR.search(source_id) and re.search(r"[^\W\d_]{2}", source_id))
@@ -562,8 +569,9 @@ def _same_name(cited: str, family: str) -> bool:
     Organization``."""
     if _surname(cited) == _surname(family):
         return True
-    initials = "".join(word[0] for word in family.split() if word[:1].isupper())
-    return cited.isupper() and len(cited) > 1 and cited == initials
+    if not (cited.isupper() and len(cited) > 1):
+        return False
+    return cited == "".join(word[0] for word in family.split() if word[:1].isupper())
 
 
 def _distinct(works: list[_Work]) -> list[_Work]:
@@ -595,6 +603,7 @@ def _ambiguous(label: str, candidates: list[str]) -> str:
     )
 
 
+@lru_cache(maxsize=4096)
 def _surname(name: str) -> str:
     """The folded last word of a family name, particles left out: ``van der Berg`` → ``berg``."""
     return _fold(name.split()[-1]) if name.split() else ""
