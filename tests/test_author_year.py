@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citecheck import registry
+from citecheck import Document, Status, registry, verify
 from citecheck.locations import Location
 from citecheck.model import Citation
 from citecheck.protocols import CitationSyntax
@@ -43,6 +43,11 @@ def citations(text: str, syntax: object = "auto") -> list[Citation]:
         ("(WHO, 2019)", [("WHO 2019", None)]),
         ("(Smith, n.d.)", [("Smith n.d.", None)]),
         ("(Smith 2020, emphasis added)", [("Smith 2020", None)]),
+        ("(Smith 2020, pg. 99)", [("Smith 2020", "pg. 99")]),
+        ("(Smith 2020, pgs. 98-99)", [("Smith 2020", "pgs. 98-99")]),
+        ("(Smith 2020, S. 99)", [("Smith 2020", "S. 99")]),
+        ("(Smith 2020, 99)", [("Smith 2020", "p. 99")]),  # Chicago: a bare number is a page
+        ("(Smith 2020, 99-100)", [("Smith 2020", "p. 99-100")]),
     ],
 )
 def test_parenthetical_citation(marker: str, expected: list[tuple[str, str | None]]) -> None:
@@ -103,6 +108,86 @@ def test_narrative_citation(sentence: str, raw: str, source_id: str, locator: st
     assert " ".join(text[citation.text_span.start : citation.text_span.end].split()) == (
         citation.claim
     )
+
+
+@pytest.mark.parametrize(
+    ("marker", "location"),
+    [
+        ("(Smith 2020, pg. 99)", Location("pages", 99, 99)),
+        ("(Smith 2020, pgs. 98-99)", Location("pages", 98, 99)),
+        ("(Smith 2020, S. 99)", Location("pages", 99, 99)),
+        ("(Smith 2020, 99)", Location("pages", 99, 99)),
+        ("Smith (2020, pg. 99)", Location("pages", 99, 99)),
+    ],
+)
+def test_page_terms_and_bare_pages_become_locations(marker: str, location: Location) -> None:
+    (citation,) = citations(f"Water boils at 100 degrees {marker}.")
+    assert citation.location == location
+
+
+@pytest.mark.parametrize(
+    ("marker", "locator"),
+    [
+        ("(Smith, 2020: 99-)", "99-"),
+        ("(Smith, 2020, Table 9)", "Table 9"),
+        ("Smith (2020, Table 9)", "Table 9"),
+    ],
+)
+def test_a_suffix_with_a_number_but_no_locator_is_kept_and_reported(
+    marker: str, locator: str
+) -> None:
+    text = f"Water boils at 100 degrees {marker}."
+    found, warnings = extract_citations(text)
+    (citation,) = found
+    assert (citation.locator, citation.location) == (locator, None)
+    (warning,) = warnings
+    assert repr(locator) in warning
+    start = text.index(marker)
+    assert f"at characters {start}-{start + len(marker)}" in warning
+
+
+def test_a_page_list_is_checked_as_the_range_that_spans_it_and_says_so() -> None:
+    text = "Water boils at 100 degrees (Smith 2020, pp. 1, 99)."
+    found, warnings = extract_citations(text)
+    (citation,) = found
+    assert (citation.locator, citation.location) == ("pp. 1, 99", Location("pages", 1, 99))
+    (warning,) = warnings
+    assert "pp. 1-99" in warning
+    assert "1 and 99" in warning
+    assert "at characters 27-50" in warning
+
+
+TWO_PAGES = Document(
+    "a",
+    "Weather notes for the year.\fThe sky is blue in the afternoon.\n",
+    {"author": "Smith", "year": 2020, "key": "smith"},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("The sky is blue in the afternoon (Smith 2020, p. 2).", Status.VERIFIED),
+        ("The sky is blue in the afternoon (Smith 2020, p. 99).", Status.NOT_FOUND),
+        ("The sky is blue in the afternoon (Smith 2020, pg. 99).", Status.NOT_FOUND),
+        ("The sky is blue in the afternoon (Smith 2020, S. 99).", Status.NOT_FOUND),
+        ("The sky is blue in the afternoon (Smith 2020, 99).", Status.NOT_FOUND),
+        ("The sky is blue in the afternoon (Smith 2020, pp. 1, 99).", Status.NOT_FOUND),
+        ("Smith (2020, pg. 99) says the sky is blue in the afternoon.", Status.NOT_FOUND),
+        ("The sky is blue in the afternoon [@smith, pg. 99].", Status.NOT_FOUND),
+        ("The sky is blue in the afternoon (Smith, 2020: 99-).", Status.UNCHECKED),
+        ("The sky is blue in the afternoon (Smith, 2020, Table 9).", Status.UNCHECKED),
+    ],
+)
+def test_a_page_that_does_not_exist_or_cannot_be_read_is_never_verified(
+    text: str, status: Status
+) -> None:
+    report = verify(text, [TWO_PAGES])
+    (result,) = report.results
+    assert result.status is status, result.reason
+    if status is Status.UNCHECKED:  # the whole source is searched, and the place is not vouched
+        assert "is not one citecheck can read" in result.reason
+        assert any(result.citation.raw in warning for warning in report.warnings)
 
 
 def test_narrative_citation_with_a_quotation_checks_the_quotation() -> None:

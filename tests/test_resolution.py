@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from citecheck import Document, Report, Result, Status, Verifier, verify
+from citecheck import Citation, Document, Report, Result, Status, Verifier, verify
 from citecheck.cli import main
+from citecheck.resolution import SourceResolver, Unresolved
 
 BOILING = "Water boils at 100 degrees at sea level. It freezes at 0 degrees."
 MELTING = "Ice melts when it is warmed above 0 degrees. Salt lowers the melting point."
@@ -89,9 +90,42 @@ def test_author_year_without_anything_to_resolve_against_is_unchecked() -> None:
 
 
 def test_author_year_resolves_by_a_source_id_naming_author_and_year() -> None:
-    report = verify('"Water boils at 100 degrees" (Smith 2020). "x y z" (Doe 2018).', PLAIN)
+    named = {"smith2020": BOILING, "lee2019": MELTING}  # every id names an author and year
+    report = verify('"Water boils at 100 degrees" (Smith 2020). "x y z" (Doe 2018).', named)
     assert statuses(report) == [Status.VERIFIED, Status.NOT_FOUND]
     assert "Doe 2018" in report.results[1].reason
+
+
+SKIES = "Jones says skies are blue and clouds are white."
+SMITH_AND_UNKNOWN = [
+    Document("a", BOILING, {"author": "Smith", "year": 2020}),
+    Document("b", SKIES),  # nothing says who wrote it: it could be any work
+]
+
+
+def test_an_author_year_a_source_of_unknown_authorship_could_be_is_unchecked() -> None:
+    result = only(verify("Skies are blue and clouds are white (Jones 2019).", SMITH_AND_UNKNOWN))
+    assert result.status is Status.UNCHECKED, result.reason
+    assert "'b' could be it" in result.reason
+    assert "'a'" not in result.reason  # Smith 2020 is ruled out by its metadata
+
+
+@pytest.mark.parametrize(
+    ("metadata", "status"),
+    [
+        ({"author": "Jones"}, Status.UNCHECKED),  # the author agrees, the year is unknown
+        ({"year": 2019}, Status.UNCHECKED),  # the year agrees, the author is unknown
+        ({"title": "Skies"}, Status.UNCHECKED),  # a title says nothing of author and year
+        ({"author": "Lee", "year": 2019}, Status.NOT_FOUND),
+        ({"author": "Jones", "year": 2018}, Status.NOT_FOUND),
+    ],
+)
+def test_an_author_year_is_not_found_only_when_every_source_is_ruled_out(
+    metadata: dict[str, object], status: Status
+) -> None:
+    sources = [SMITH_AND_UNKNOWN[0], Document("b", SKIES, metadata)]
+    result = only(verify("Skies are blue and clouds are white (Jones 2019).", sources))
+    assert result.status is status, result.reason
 
 
 # --- bibliography keys and bare @key -------------------------------------------------------
@@ -143,6 +177,71 @@ def test_numbers_map_through_the_reference_list() -> None:
     assert "Doe, A. (2018)" in warning
     entry = NUMBERED.index("Doe, A.")
     assert f"at characters {entry}-" in warning
+
+
+JONES_LISTED = (
+    "Skies are blue and clouds are white [1].\n\n## References\n1. Jones, P. Skies. 2019.\n"
+)
+
+
+def test_a_reference_entry_a_source_of_unknown_authorship_could_be_is_unchecked() -> None:
+    report = verify(JONES_LISTED, SMITH_AND_UNKNOWN)
+    result = only(report)
+    assert result.status is Status.UNCHECKED, result.reason
+    assert "Jones, P. Skies. 2019." in result.reason
+    assert "'b' could be it" in result.reason
+
+
+@pytest.mark.parametrize(
+    ("metadata", "status"),
+    [
+        ({"author": "Jones"}, Status.UNCHECKED),  # agrees, but says too little to match
+        ({"title": "Rain"}, Status.NOT_FOUND),
+        ({"author": "Lee", "year": 2019}, Status.NOT_FOUND),
+    ],
+)
+def test_a_reference_entry_is_not_found_only_when_every_source_is_ruled_out(
+    metadata: dict[str, object], status: Status
+) -> None:
+    sources = [SMITH_AND_UNKNOWN[0], Document("b", SKIES, metadata)]
+    assert only(verify(JONES_LISTED, sources)).status is status
+
+
+def test_a_source_another_entry_names_is_ruled_out() -> None:
+    text = '"It freezes at 0 degrees" [1]. "x y z" [2].\n\nSources:\n[1] a.md\n[2] Doe, A. 2018.\n'
+    report = verify(text, {"a": BOILING, "b": MELTING})
+    assert statuses(report) == [Status.VERIFIED, Status.UNCHECKED]
+    assert "'b' could be it" in report.results[1].reason
+    named = verify(text.replace("[2] Doe", "[3] b.md\n[2] Doe"), {"a": BOILING, "b": MELTING})
+    assert statuses(named) == [Status.VERIFIED, Status.NOT_FOUND]
+
+
+def test_a_reference_entry_matching_several_sources_is_unchecked() -> None:
+    sources = [
+        Document("a", BOILING, {"author": "Smith", "year": 2020}),
+        Document("b", MELTING, {"author": "Smith", "year": 2020}),
+    ]
+    text = '"x y z" [1].\n\nReferences\n[1] Smith, J. (2020). Water.\n'
+    result = only(verify(text, sources))
+    assert result.status is Status.UNCHECKED
+    assert "several sources" in result.reason
+
+
+def test_with_no_sources_given_every_citation_is_unchecked_with_one_warning() -> None:
+    resolver = SourceResolver({}, sources_given=False)
+    cited = [
+        Citation("doc", syntax="tip"),
+        Citation("1", syntax="numeric"),
+        Citation("Smith 2020", syntax="author_year"),
+        Citation("key", syntax="pandoc"),
+    ]
+    for citation in cited:
+        outcome = resolver.resolve(citation)
+        assert isinstance(outcome, Unresolved)
+        assert outcome.status is Status.UNCHECKED
+        assert "no sources were given" in outcome.reason
+    (warning,) = resolver.warnings
+    assert warning == "No sources were given, so none of the 4 citations could be checked."
 
 
 def test_reference_list_entries_match_by_file_name_and_title() -> None:

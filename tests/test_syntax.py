@@ -50,6 +50,7 @@ def ids(text: str, syntax: object = "auto") -> list[str]:
         ("[[doc:sec-intro]]", "doc", "sec-intro", Location("section", name="intro")),
         ("[[talk:2:15]]", "talk", "2:15", Location("time", 135, 135)),
         ("[[doc:general]]", "doc", "general", Location("general")),
+        ("[[doc:pg. 12]]", "doc", "pg. 12", Location("pages", 12, 12)),
     ],
 )
 def test_tip_marker(marker: str, source_id: str, locator: str | None, location: object) -> None:
@@ -145,6 +146,11 @@ def test_empty_tip_locator_is_kept_and_reported() -> None:
         ("[@1999smith]", [("1999smith", None)]),
         ("[@doe99.]", [("doe99", None)]),
         ("[@{https://x.org/a;b}, p. 2]", [("https://x.org/a;b", "p. 2")]),
+        ("[@key, pg. 99]", [("key", "pg. 99")]),
+        ("[@key, S. 99]", [("key", "S. 99")]),
+        ("[@key, 33-35]", [("key", "p. 33-35")]),  # pandoc: a number with no term is a page
+        ("[@key, 89, and suffix]", [("key", "p. 89")]),
+        ("[@key, s.v. Water]", [("key", None)]),
     ],
 )
 def test_pandoc_citation(marker: str, expected: list[tuple[str, str | None]]) -> None:
@@ -161,6 +167,59 @@ def test_pandoc_locators_are_parsed_into_locations() -> None:
         Location("lines", 5, 9),
         Location("section", name="Methods"),
     ]
+
+
+def test_pandoc_page_terms_become_locations() -> None:
+    found = citations("It was 1897 [@a, pg. 99; @b, pgs. 3-4; @c, S. 12; @d, 33-35].")
+    assert [c.location for c in found] == [
+        Location("pages", 99, 99),
+        Location("pages", 3, 4),
+        Location("pages", 12, 12),
+        Location("pages", 33, 35),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("marker", "locator", "location", "said"),
+    [
+        ("[@key, Table 9]", "Table 9", None, "'Table 9'"),
+        ("[@key, p. 12, Table 3]", "p. 12, Table 3", Location("pages", 12, 12), "'Table 3'"),
+        ("[@key, pp. 1, 99]", "pp. 1, 99", Location("pages", 1, 99), "1 and 99"),
+        (
+            "[@key, pp. 33, 35-37, and nowhere else]",
+            "pp. 33, 35-37",
+            Location("pages", 33, 37),
+            "33 and 35-37",
+        ),
+    ],
+)
+def test_a_pandoc_suffix_with_a_number_is_kept_and_what_was_not_read_is_said(
+    marker: str, locator: str, location: Location | None, said: str
+) -> None:
+    text = f"It was 1897 {marker}."
+    found, warnings = extract_citations(text)
+    (citation,) = found
+    assert (citation.locator, citation.location) == (locator, location)
+    (warning,) = warnings
+    assert said in warning
+    start = text.index(marker)
+    assert warned_spans(warnings) == [Span(start, start + len(marker))]
+
+
+_SUFFIX = st.text(alphabet="pgPS., :;-–0123456789abTlx§ ", max_size=20).filter(
+    lambda suffix: ";" not in suffix
+)
+
+
+@given(_SUFFIX)
+def test_no_number_in_a_pandoc_suffix_is_dropped_in_silence(suffix: str) -> None:
+    text = f"It was 1897 [@key, {suffix}]."
+    found, warnings = extract_citations(text)
+    (citation,) = found
+    digits = sorted(ch for ch in suffix if ch.isdigit())
+    assert sorted(ch for ch in citation.locator or "" if ch.isdigit()) == digits
+    if digits and citation.location is None:
+        assert citation.span in warned_spans(warnings)
 
 
 def test_pandoc_locator_that_is_no_location_keeps_locator_and_warns() -> None:
@@ -631,6 +690,10 @@ def test_unparsable_locator_warning_names_its_characters() -> None:
         ("[1, 3, p. 5]", [("1", None), ("3", "p. 5")]),
         ("[1, p. 2; 3, pp. 4-5]", [("1", "p. 2"), ("3", "pp. 4-5")]),
         ("[1, ch. 3]", [("1", "ch. 3")]),
+        ("[1, pg. 99]", [("1", "pg. 99")]),
+        ("[1 S. 99]", [("1", "S. 99")]),
+        ("[1, Table 9]", [("1", "Table 9")]),
+        ("[1: Table 9]", [("1", "Table 9")]),
     ],
 )
 def test_numeric_marker_with_a_locator(marker: str, expected: list[tuple[str, str | None]]) -> None:
@@ -645,6 +708,16 @@ def test_numeric_marker_with_a_locator(marker: str, expected: list[tuple[str, st
 def test_numeric_locator_becomes_a_location() -> None:
     (citation,) = citations("Water boils [2, pp. 3-4].")
     assert citation.location == Location("pages", 3, 4)
+
+
+def test_a_numeric_place_citecheck_cannot_read_is_kept_and_reported() -> None:
+    text = "Water boils [1, Table 9]."
+    found, warnings = extract_citations(text)
+    (citation,) = found
+    assert (citation.locator, citation.location) == ("Table 9", None)
+    (warning,) = warnings
+    assert "'Table 9'" in warning
+    assert warned_spans(warnings) == [Span(12, 24)]
 
 
 def test_a_locator_after_a_range_is_malformed() -> None:
@@ -669,6 +742,16 @@ def test_a_locator_after_a_range_is_malformed() -> None:
         ("Water boils (see Figure 3 in Smith 2020).", "(see Figure 3 in Smith 2020)"),
         ("As @doe99 says, water boils.", "@doe99"),
         ("As @doe99 [p. 33] says, water boils.", "@doe99 [p. 33]"),
+        ("Water boils [2 of 5].", "[2 of 5]"),
+        ("The sky is blue¹.", "¹"),
+        ("The sky is blue²³ in May.", "²³"),
+        ("The sky is blue¹⁻³.", "¹⁻³"),
+        ("The sky is blue.⁴ It is.", "⁴"),
+        ('He called it "blue"⁵.', "⁵"),
+        ("The sky (seen at noon)⁶ is blue.", "⁶"),
+        ("The sky is blue [^1].\n\n[^1]: Smith 2020.\n", "[^1]"),
+        ("The sky is blue [^a].\n\n[^a]: See Smith,\n    p. 4.\n", "[^a]"),
+        ("The sky is blue [^note].", "[^note]"),
     ],
 )
 def test_marker_like_text_no_syntax_reads_is_a_warning(text: str, raw: str) -> None:
@@ -692,6 +775,9 @@ def test_marker_like_text_no_syntax_reads_is_a_warning(text: str, raw: str) -> N
         "An e-mail jane@example.com and [jane@example.com] and [at @ home].",
         "A decimal [1.5] and a long number [1234567890] and a word [one].",
         "Sizes (2 x 3) and (10 kg) and (i) and (a) and [x].",
+        "An area of 3 m² or 2 km², x² + y², E = mc², 10⁶ cells, 9.8 m/s², 1 kg·m².",
+        "A formula sin² x + cos² x, (a+b)², x²y and H₂O.",
+        "A remark [^1].\n\n[^1]: I think so, and so does everyone.\n",
     ],
 )
 def test_prose_brackets_are_not_marker_like(text: str) -> None:
@@ -707,7 +793,7 @@ def test_markers_that_were_read_are_not_warned_about() -> None:
 
 
 def test_a_restricted_syntax_does_not_warn_about_the_others() -> None:
-    text = "A [1]. B [@k]. C (Smith 2020). D [[doc]]."
+    text = "A [1]. B [@k]. C (Smith 2020). D [[doc]]. E blue¹. F [^1].\n\n[^1]: Lee 2019.\n"
     found, warnings = extract_citations(text, "tip")
     assert [c.source_id for c in found] == ["doc"]
     assert warnings == []

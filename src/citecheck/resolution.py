@@ -12,17 +12,20 @@ bibliography and of the sources' metadata (``author``/``authors``, ``year``/``da
 and the year (``smith2020``).
 
 Every way of failing is said: a number or author–year that matches nothing is ``NOT_FOUND``
-with what was looked for and the nearest candidates; one that matches several, or a work known
-only from the bibliography, or an author–year with nothing to look it up in, is
-``UNCHECKED`` — it could not be checked, which is not the same as not existing.
+with what was looked for and the nearest candidates, but only when every source is known well
+enough to rule it out. One that matches several, a work known only from the bibliography, one
+that a source nothing is known about could be (no author, year or title, an id that names no
+author and year), and any citation at all when no sources were given, is ``UNCHECKED`` — it
+could not be checked, which is not the same as not existing.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
@@ -43,6 +46,8 @@ _KEY_LIKE = re.compile(r"[\w.:/+-]*[\d_\-:][\w.:/+-]*")
 """A source id or citation key that is unlikely to be an ordinary word: ``smith2020``,
 ``ctx-1``; such an id standing in a reference-list entry names the source."""
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+_MAX_NAMED = 5
+"""Most sources a reason names one by one; the rest are counted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +149,13 @@ def known_ids(documents: Mapping[str, Document], bibliography: Bibliography | No
 class SourceResolver:
     """Resolves the citations of one text against its sources; keeps the mappings it used and
     the warnings to report (reference-list entries that match no source, numbers mapped by
-    order). One resolver per text."""
+    order, citations met with no sources). One resolver per text.
+
+    ``sources_given=False`` says the caller was given no sources at all (no documents, and no
+    index holding any): every citation is then ``UNCHECKED``, and one warning says why. It
+    cannot be told from ``documents`` alone, which a search index may leave empty while it
+    holds the sources.
+    """
 
     def __init__(
         self,
@@ -153,22 +164,31 @@ class SourceResolver:
         bibliography: Bibliography | None = None,
         numbers: Mapping[str, str] | None = None,
         reference_list: ReferenceList | None = None,
+        sources_given: bool = True,
     ) -> None:
         self.documents = documents
+        self.sources_given = sources_given
         self.bibliography = bibliography
         self.numbers = numbers
         self.reference_list = (
             reference_list if reference_list is not None and reference_list.numbers else None
         )
         self._works: list[_Work] | None = None
+        self._described: dict[str, list[BibEntry]] | None = None  # source id → its works
         self._mappings: dict[tuple[str, str], SourceMapping] = {}
         self._by_order: list[str] = []
         self._entries: dict[str, tuple[str | None, str]] | None = None
+        self._unsourced = 0  # citations met while no sources were given
 
     # -- public ---------------------------------------------------------------------------
 
     def resolve(self, citation: Citation) -> Resolved | Unresolved:
         """The source ``citation`` means, or why none could be decided."""
+        if not self.sources_given:
+            self._unsourced += 1
+            return Unresolved(
+                Status.UNCHECKED, "no sources were given, so there is nothing to check it against"
+            )
         if citation.syntax == "numeric" and citation.source_id.isdigit():
             outcome = self._number(citation.source_id)
         elif citation.syntax == "author_year":
@@ -195,8 +215,14 @@ class SourceResolver:
 
     @property
     def warnings(self) -> list[str]:
-        """Reference-list entries that match no source, and the numbers mapped by order."""
+        """Reference-list entries that match no source, the numbers mapped by order, and
+        citations met when no sources were given."""
         warnings = []
+        if self._unsourced:
+            count = self._unsourced
+            what = "the citation" if count == 1 else f"none of the {count} citations"
+            could = "could not" if count == 1 else "could"
+            warnings.append(f"No sources were given, so {what} {could} be checked.")
         if self.reference_list is not None:
             matches = self._reference_matches()
             for entry in self.reference_list.entries:
@@ -260,12 +286,22 @@ class SourceResolver:
         source_id, how = self._reference_matches()[number]
         if source_id is not None:
             return source_id, "reference list", _quoted(entry)
-        # An entry is a phantom when the list could be matched to the sources at all: when
-        # another entry was, or the sources say who wrote them. Else nothing could be compared.
-        matched_any = any(found for found, _ in self._reference_matches().values())
-        status = Status.NOT_FOUND if matched_any or self._catalog() else Status.UNCHECKED
         reason = f"[{number}] is {_quoted(entry)} in the text's reference list, which {how}"
-        return Unresolved(status, reason)
+        if how.startswith("matches several"):
+            return Unresolved(Status.UNCHECKED, reason)
+        # A phantom only when every source is ruled out: named by another entry of the list,
+        # or described (author, year, title, id) in a way this entry contradicts.
+        taken = {found for found, _ in self._reference_matches().values() if found}
+        words, years = _words(entry.text), set(_YEAR.findall(entry.text))
+        undecided = [
+            source_id
+            for source_id in self.documents
+            if source_id not in taken
+            and self._could_be(source_id, lambda e: _entry_agrees(e, words, years))
+        ]
+        if undecided:
+            return Unresolved(Status.UNCHECKED, f"{reason}; but {_unknown(undecided)}")
+        return Unresolved(Status.NOT_FOUND, reason)
 
     def _reference_matches(self) -> dict[str, tuple[str | None, str]]:
         """Number → (the source its entry means, else ``None`` and why), computed once."""
@@ -384,20 +420,19 @@ class SourceResolver:
                 return ids[0], "id", ""
             if ids:
                 return Unresolved(Status.UNCHECKED, _ambiguous(label, [repr(i) for i in ids]))
-        if not self._catalog() and not self._ids_like_author_year():
+        missing = (
+            f"no work by {' & '.join(cited.names)} from {cited.year or 'n.d.'} in the "
+            "bibliography, the sources' metadata or their ids"
+        )
+        undecided = [i for i in self.documents if self._could_be(i, lambda e: _agrees(cited, e))]
+        if undecided:
             return Unresolved(
                 Status.UNCHECKED,
-                f"cannot tell which source {label} is: no bibliography was given, no source has "
-                "author and year in its metadata, and no source id names an author and year",
+                f"cannot tell whether a source is {label}: {missing}; but {_unknown(undecided)}",
             )
         nearest = self._nearest(cited)
         known = f"; the nearest: {', '.join(nearest)}" if nearest else ""
-        return Unresolved(
-            Status.NOT_FOUND,
-            f"no source is {label}: no work by {' & '.join(cited.names)} from "
-            f"{cited.year or 'n.d.'} in the bibliography, the sources' metadata or their "
-            f"ids{known}",
-        )
+        return Unresolved(Status.NOT_FOUND, f"no source is {label}: {missing}{known}")
 
     def _nearest(self, cited: AuthorYear) -> list[str]:
         """Works by the same first author in another year (and source ids naming that author),
@@ -435,8 +470,19 @@ class SourceResolver:
                         found.add(source_id)
         return found
 
-    def _ids_like_author_year(self) -> bool:
-        return any(_YEAR.search(i) and re.search(r"[^\W\d_]{2}", i) for i in self.documents)
+    def _could_be(self, source_id: str, agrees: Callable[[BibEntry], bool]) -> bool:
+        """True when nothing known about the source rules it out as the work cited: every work
+        that describes it (its metadata, a bibliography entry whose text it is) ``agrees`` with
+        the citation, or none does and its id names no author and year (``smith2020`` does)."""
+        if self._described is None:
+            self._described = {}
+            for work in self._catalog():
+                if work.source_id is not None:
+                    self._described.setdefault(work.source_id, []).append(work.entry)
+        described = self._described.get(source_id)
+        if described:
+            return all(agrees(entry) for entry in described)
+        return not (_YEAR.search(source_id) and re.search(r"[^\W\d_]{2}", source_id))
 
     # -- the catalogue of works --------------------------------------------------------------
 
@@ -451,7 +497,7 @@ class SourceResolver:
                 entry = BibEntry.from_fields(
                     str(document.metadata.get("key") or document.id), document.metadata
                 )
-                if entry.authors or entry.year:
+                if entry.authors or entry.year or entry.title:
                     works.append(_Work(entry, document.id, "metadata"))
             self._works = works
         return self._works
@@ -492,13 +538,30 @@ class SourceResolver:
 
 def _same_work(cited: AuthorYear, entry: BibEntry) -> bool:
     """``cited`` names ``entry``'s first author (and the others it names) and its year."""
-    if not entry.authors or not _same_name(cited.names[0], entry.authors[0]):
+    known_year = entry.year is not None or cited.year is None
+    return bool(entry.authors) and known_year and _agrees(cited, entry)
+
+
+def _agrees(cited: AuthorYear, entry: BibEntry) -> bool:
+    """Nothing ``entry`` says contradicts ``cited``: its authors, when known, start with the
+    first name cited and hold the others; its year, when known, is the year cited."""
+    if entry.authors and (
+        not _same_name(cited.names[0], entry.authors[0])
+        or not all(any(_same_name(n, a) for a in entry.authors) for n in cited.names[1:])
+    ):
         return False
-    if not all(any(_same_name(n, a) for a in entry.authors) for n in cited.names[1:]):
+    return entry.year is None or (cited.year is not None and entry.year[:4] == cited.year)
+
+
+def _entry_agrees(work: BibEntry, words: list[str], years: set[str]) -> bool:
+    """Nothing ``work`` says contradicts a reference-list entry of ``words`` and ``years``: its
+    first author's family name, its year and its title, each when known, stand in the entry."""
+    if work.authors and _surname(work.authors[0]) not in words:
         return False
-    if cited.year is None:
-        return entry.year is None
-    return entry.year is not None and entry.year[:4] == cited.year
+    if work.year is not None and work.year[:4] not in years:
+        return False
+    title = "".join(_words(work.title or ""))
+    return len(title) < 4 or _contains(words, work.title or "")
 
 
 def _same_name(cited: str, family: str) -> bool:
@@ -506,8 +569,9 @@ def _same_name(cited: str, family: str) -> bool:
     Organization``."""
     if _surname(cited) == _surname(family):
         return True
-    initials = "".join(word[0] for word in family.split() if word[:1].isupper())
-    return cited.isupper() and len(cited) > 1 and cited == initials
+    if not (cited.isupper() and len(cited) > 1):
+        return False
+    return cited == "".join(word[0] for word in family.split() if word[:1].isupper())
 
 
 def _distinct(works: list[_Work]) -> list[_Work]:
@@ -539,6 +603,7 @@ def _ambiguous(label: str, candidates: list[str]) -> str:
     )
 
 
+@lru_cache(maxsize=4096)
 def _surname(name: str) -> str:
     """The folded last word of a family name, particles left out: ``van der Berg`` → ``berg``."""
     return _fold(name.split()[-1]) if name.split() else ""
@@ -578,3 +643,16 @@ def _quoted(entry: ReferenceEntry) -> str:
 
 def _listed(ids: Iterable[str]) -> str:
     return ", ".join(repr(i) for i in ids) or "none"
+
+
+def _unknown(ids: list[str]) -> str:
+    """Which sources could be the work cited: ``'b' could be it: nothing in its metadata, a
+    bibliography entry or its id rules it out``."""
+    named = _listed(ids[:_MAX_NAMED])
+    if len(ids) > _MAX_NAMED:
+        named += f" and {len(ids) - _MAX_NAMED} more"
+    their, it = ("its", "it") if len(ids) == 1 else ("their", "them")
+    return (
+        f"{named} could be it: nothing in {their} metadata, a bibliography entry or {their} id "
+        f"rules {it} out"
+    )

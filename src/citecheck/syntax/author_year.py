@@ -5,8 +5,10 @@
 A name is a capitalised word (with ``van``/``de``-style particles, initials, hyphens and
 apostrophes) that is not a month, a season, a weekday or a word such as ``In`` or ``However``;
 a year runs from 1500 to 2099, with an optional letter (``2020a``), or is ``n.d.``. The
-locator is the leading locator term after a comma (``p. 12``, ``pp. 3-4``, ``sec. Methods``)
-or Harvard's page after a colon (``2020: 12`` is ``p. 12``). An item in the parentheses
+locator is the leading locator term after a comma (``p. 12``, ``pp. 3-4``, ``sec. Methods``),
+or a bare page after a comma (Chicago's ``2020, 12``) or a colon (Harvard's ``2020: 12``), both
+``p. 12``; a suffix that holds a number but no locator (``Table 9``) is kept whole as the
+locator, so the extractor reports it (:mod:`citecheck.syntax._locators`). An item in the parentheses
 without a year (``see above``) is ignored; parentheses holding an item with a year that does
 not read as author and year are no marker (the extractor warns about them).
 
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 
 from citecheck.model import Marker, Reference, Span
 from citecheck.syntax._locators import locator_of
-from citecheck.syntax._scan import DASHES, code_regions
+from citecheck.syntax._scan import code_regions
 
 __all__ = ["NAME", "NAME_YEAR", "YEAR", "AuthorYear", "AuthorYearSyntax"]
 
@@ -77,7 +79,6 @@ _HAS_YEAR = re.compile(YEAR)
 _NAME_SEPARATOR = re.compile(r"[ \t]*,[ \t]*(?:(?:and|&)[ \t]+)?|[ \t]+(?:and|&)[ \t]+")
 _INITIALS = re.compile(rf"(?:[{_UPPER}]\.[ \t]?)+")
 _YEAR_SEPARATOR = re.compile(r"[ \t]*,[ \t]*")
-_HARVARD_PAGE = re.compile(rf":[ \t]*(\d+(?:[ \t]*[{DASHES}][ \t]*\d+)?)[ \t]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,10 +208,7 @@ def _references(
             cited.append(AuthorYear(authors, et_al))
         else:
             cited.append(AuthorYear(authors, et_al, year[:4], year[4:]))
-    locator = None
-    if rest is not None:
-        page = _HARVARD_PAGE.fullmatch(rest.strip())
-        locator = f"p. {page.group(1)}" if page else locator_of(rest.strip().removeprefix(":"))
+    locator = None if rest is None else locator_of(rest)
     references = [Reference(str(c)) for c in cited]
     references[-1] = Reference(references[-1].source_id, locator)
     return references

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from citecheck import registry
 from citecheck.errors import InputError, LocationError
-from citecheck.locations import Location
 from citecheck.model import Citation, Marker, Reference, Span
 from citecheck.protocols import CitationSyntax
+from citecheck.syntax._locators import read_locator
 from citecheck.syntax.excerpts import Attachment, attach
 from citecheck.syntax.lookalikes import find_lookalikes
 from citecheck.syntax.reference_list import ReferenceList, find_reference_list
@@ -48,7 +48,8 @@ def extract_citations(
 
     Each warning is one sentence naming where it stands (``at characters 12-19``): a malformed
     marker (which yields no citation and stays ordinary text), a locator that is not a
-    location (the citation keeps ``locator`` and has ``location=None``), or marker-like text
+    location (the citation keeps ``locator`` and has ``location=None``), a locator read as
+    less or more than it says (``pp. 1, 99`` checked as pp. 1-99), or marker-like text
     that no syntax read (``[1, x]``, ``[Smith 2020]``, an unknown bare ``@key``).
     ``known_ids`` are the ids of the sources: a bare ``@key`` naming one is a citation.
     """
@@ -136,13 +137,20 @@ def _citation(
     location, warning = None, None
     if reference.locator is not None:
         try:
-            location = Location.parse(reference.locator)
+            read = read_locator(reference.locator)
         except LocationError:
             warning = (
                 f"Could not parse the location {reference.locator!r} of {marker.raw!r} at "
                 f"characters {_where(marker.span)}; the citation keeps its locator but has no "
                 "location."
             )
+        else:
+            location = read.location
+            if read.note is not None:
+                warning = (
+                    f"Read the location {reference.locator!r} of {marker.raw!r} at characters "
+                    f"{_where(marker.span)} as {location.describe()}: {read.note}."
+                )
     citation = Citation(
         source_id=reference.source_id,
         location=location,

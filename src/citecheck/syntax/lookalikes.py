@@ -10,13 +10,23 @@ skipped in silence. The rules are narrow enough that prose brackets stay quiet:
 - parentheses with a name and a year in them (``(see Figure 3 in Smith 2020)``); not
   ``(March 2020)``, ``(in 2020)`` or ``(2020)`` alone;
 - a name right before a year in parentheses (``Smith (2020)``);
-- a bare ``@key`` after a space, ``(``, ``[``, ``;`` or ``-`` (``@doe99``, ``@doe99 [p. 33]``).
+- a bare ``@key`` after a space, ``(``, ``[``, ``;`` or ``-`` (``@doe99``, ``@doe99 [p. 33]``);
+- a pandoc footnote reference (``[^1]``) whose note cites something (a year, an ``@key``, a
+  link, a page) or that has no note in the text; a note of remarks (``[^1]: I think so.``) is
+  not a citation;
+- superscript numbers that read as a note or citation marker (``blue¹``, ``blue.²³``,
+  ``blue¹⁻³``, ``“…”⁴``): after a full stop, comma, colon, semicolon, quotation mark or
+  bracket, or after a word of three or more letters that stands on its own. Not an exponent:
+  ``x²``, ``m²``, ``km²`` (a word of one or two letters), ``10⁶`` (a number), ``m/s²``,
+  ``kg·m²`` (a unit joined to another), ``sin²`` (a function), ``(a+b)²``, ``x²y`` (a
+  superscript with a letter or digit right after it).
 
 Code, Markdown links and the text's reference list are never marker-like. ``[[`` needs no rule
 here: the TIP syntax reads every one, as a marker or as a malformed one that it reports. Each
 rule belongs to the syntax that reads such text, so a caller who leaves a syntax out is not
-warned about its markers; the bracketed author–year and page rules belong to none and always
-count.
+warned about its markers (footnotes are pandoc's, superscripts belong with the numeric markers
+that write the same citations in brackets); the bracketed author–year and page rules belong
+to none and always count.
 """
 
 from __future__ import annotations
@@ -45,6 +55,22 @@ _NAME_BEFORE = re.compile(rf"{NAME}(?:[ \t]+et[ \t]+al\.?)?(?:['’]s)?$")
 _REACH = 100
 """How far before a year in parentheses the name may start."""
 _LINK_LABEL = re.compile(r"!?\[[^\[\]\n]*\](?=\()|^[ \t]*\[[^\[\]\n]*\]:", re.MULTILINE)
+_FOOTNOTE = re.compile(r"\^(?P<label>[^\s\[\]^]+)")
+_NOTE = re.compile(
+    r"^[ \t]*\[\^(?P<label>[^\s\[\]^]+)\]:(?P<note>.*(?:\n(?![ \t]*\n).*)*)", re.MULTILINE
+)
+_NOTE_CITES = re.compile(rf"{YEAR}|@\w|https?://|\b(?:pp?|pages?)\.?[ \t]*\d", re.IGNORECASE)
+_SUPERSCRIPT = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+(?:[⁻,\u2013-][⁰¹²³⁴⁵⁶⁷⁸⁹]+)*(?![^\W_])")
+_MARK_BEFORE = frozenset(".,;:!?\"'”’»]")
+_OPERATOR = re.compile(r"[+\-*/^=<>×·−]")
+_LONGEST_WORD = 40
+_MAX_NOTE = 60
+"""Longest note quoted whole in a warning; a longer one ends with '…'."""
+_WORD_BEFORE = re.compile(r"(?:^|(?<=[\s(\"'“‘«—–-]))[^\W\d_]{3,}$")
+_FUNCTIONS = frozenset(
+    "sin cos tan cot sec csc sinh cosh tanh arcsin arccos arctan exp log".split()
+)
+"""Functions whose superscript is an exponent: ``sin² x``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +116,7 @@ def find_lookalikes(text: str, skip: Span | None) -> list[Lookalike]:
 
 
 def _candidates(text: str) -> Iterator[Lookalike]:
+    notes: dict[str, str] | None = None  # footnote label → its note, read at the first footnote
     for match in _BRACKET.finditer(text):
         start, end = match.span()
         if text.startswith("[", start - 1) and text.startswith("]", end) and start:
@@ -109,6 +136,11 @@ def _candidates(text: str) -> Iterator[Lookalike]:
             )
         elif _PAGE.search(body):
             yield Lookalike(span, None, "a page in brackets, with no source citecheck can read")
+        elif (footnote := _FOOTNOTE.fullmatch(body)) is not None:
+            notes = _footnote_notes(text) if notes is None else notes
+            why = _footnote_cites(notes.get(footnote.group("label")))
+            if why is not None:
+                yield Lookalike(span, "pandoc", why)
     for match in _PARENTHESES.finditer(text):
         if NAME_YEAR.search(match.group("body")):
             why = "an author and year that could not be read as an author–year citation"
@@ -121,3 +153,47 @@ def _candidates(text: str) -> Iterator[Lookalike]:
     for marker in in_text_markers(text):
         why = "a bare @key is a citation only when it names a known source"
         yield Lookalike(marker.span, "pandoc", why)
+    for superscript in _SUPERSCRIPT.finditer(text):
+        if _marks_a_note(text, superscript.start()):
+            why = (
+                "a superscript number reads as a note or citation marker, which citecheck "
+                "does not read; cite with [1] or [[id]]"
+            )
+            yield Lookalike(Span(*superscript.span()), "numeric", why)
+
+
+def _footnote_notes(text: str) -> dict[str, str]:
+    """Each footnote label of ``text`` and its note (``[^1]: Smith 2020.``, up to the next
+    blank line), whitespace collapsed; the first note of a label counts."""
+    notes: dict[str, str] = {}
+    for note in _NOTE.finditer(text):
+        notes.setdefault(note.group("label"), " ".join(note.group("note").split()))
+    return notes
+
+
+def _footnote_cites(note: str | None) -> str | None:
+    """Why a footnote reference with this ``note`` looks like a citation: the note cites
+    something, or there is none; ``None`` for a note of remarks."""
+    if note is None:
+        return "a footnote reference with no note in the text; citecheck does not read footnotes"
+    if not _NOTE_CITES.search(note):
+        return None
+    quoted = note if len(note) <= _MAX_NOTE else note[: _MAX_NOTE - 1] + "…"
+    return (
+        f"a footnote whose note ({quoted!r}) cites a source; citecheck does not read "
+        "footnotes: cite in the sentence, with [1] or [[id]]"
+    )
+
+
+def _marks_a_note(text: str, start: int) -> bool:
+    """True when the superscript at ``start`` follows what a note marker follows (see the
+    module): sentence punctuation, a quotation mark, a bracket that closes no formula, or a
+    word of three or more letters standing on its own that is no function name."""
+    before = text[start - 1] if start else ""
+    if before == ")":
+        opening = text.rfind("(", 0, start)
+        return opening >= 0 and _OPERATOR.search(text, opening, start) is None
+    if before in _MARK_BEFORE:
+        return True
+    word = _WORD_BEFORE.search(text, max(0, start - _LONGEST_WORD), start)
+    return word is not None and word.group().casefold() not in _FUNCTIONS

@@ -2,9 +2,11 @@
 with a locator: ``[1, p. 12]``, ``[1, pp. 3-4]``, ``[1: p. 12]``, ``[1 p. 12]``.
 
 A locator belongs to the number right before it (``[1, 3, p. 5]`` cites 1, and p. 5 of 3); one
-after a range says not which source it is in, so ``[2-4, p. 5]`` is malformed. Brackets whose
-numbers stand with other text (``[1, x]``) are no numeric marker; the extractor reports them
-as marker-like text that nothing read.
+after a range says not which source it is in, so ``[2-4, p. 5]`` is malformed. Words with a
+number set apart by a comma or colon (``[1, Table 9]``) are a place citecheck cannot read: the
+citation keeps them as its locator and the extractor reports them. Brackets whose numbers
+stand with other text (``[1, x]``, ``[2 of 5]``) are no numeric marker; the extractor reports
+them as marker-like text that nothing read.
 
 Square brackets around numbers are also array indexes (``a[1]``), Markdown links (``[1](url)``,
 ``[1]: url``) and code, so those are not citations. A range is capped at
@@ -28,8 +30,10 @@ MAX_REFERENCES = 1000
 _BRACKET = re.compile(r"\[(?P<body>[ \t]*\d[^\[\]\n]*)\]")
 _ITEM = re.compile(
     rf"(?P<first>\d{{1,9}})(?:[ \t]*[{DASHES}][ \t]*(?P<last>\d{{1,9}}))?"
-    r"(?:(?:[ \t]*:[ \t]*|[ \t]+)(?P<locator>\S.*))?"
+    r"(?:(?:(?P<colon>[ \t]*:[ \t]*)|[ \t]+)(?P<locator>\S.*))?"
 )
+_PLACE = re.compile(r"(?=.*[^\W\d_])(?=.*\d)")
+"""Words and a number (``Table 9``): no locator citecheck knows, but a place all the same."""
 _SEPARATOR = re.compile(r"[,;]")
 
 
@@ -64,29 +68,35 @@ def stands_alone(text: str, start: int, previous_end: int) -> bool:
     return not (before.isalnum() or before == "_")
 
 
+def _is_locator(text: str, set_apart: bool) -> bool:
+    """True for a locator (``p. 12``, ``L42``), and for words with a number (``Table 9``) when
+    a comma or colon sets them apart from the number before: kept whole, the extractor then
+    reports them as a place it cannot check, where ``[2 of 5]`` stays prose."""
+    return whole_locator(text) is not None or (set_apart and _PLACE.match(text) is not None)
+
+
 def _marker(match: re.Match[str]) -> Marker | None:
     """The marker in the brackets, ``None`` when they hold something besides numbers and
     locators, malformed for a reversed range, too many numbers or a locator after a range."""
     raw = match.group()
     span = Span(match.start(), match.end())
     items: list[tuple[int, int, str | None]] = []  # first, last, locator
-    for token in (t.strip() for t in _SEPARATOR.split(match.group("body"))):
+    for index, token in enumerate(t.strip() for t in _SEPARATOR.split(match.group("body"))):
         item = _ITEM.fullmatch(token)
         if item is not None:
             locator = item.group("locator")
-            if locator is not None and whole_locator(locator) is None:
+            if locator is not None and not _is_locator(locator, item.group("colon") is not None):
                 return None
             first, last = int(item.group("first")), int(item.group("last") or item.group("first"))
             items.append((first, last, locator))
             continue
-        locator = whole_locator(token)
-        if locator is None or not items or items[-1][2] is not None:
+        if not items or items[-1][2] is not None or not _is_locator(token, index > 0):
             return None
         first, last, _ = items[-1]
         if last != first:
             error = f"a locator after the range {first}-{last} does not say which source it is in"
             return Marker(span, raw, "numeric", error=error)
-        items[-1] = (first, last, locator)
+        items[-1] = (first, last, token)
     references: list[Reference] = []
     for first, last, locator in items:
         if last < first:

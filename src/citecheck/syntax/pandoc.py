@@ -8,7 +8,10 @@ is also a mention in chat answers: the extractor tells the syntax which keys are
 (:meth:`PandocSyntax.knowing`); the braced form ``@{key}`` is unambiguous and always recognised.
 
 The locator is the leading locator term of each citation's suffix (``p. 12``, ``pp. 213-14``,
-``sec. Methods``, ``§ 2``), passed on exactly as written; other suffix text is ignored.
+``sec. Methods``, ``§ 2``), passed on exactly as written, or a bare number, which pandoc reads
+as a page (``[@key, 33-35]`` is ``p. 33-35``); other suffix text is ignored unless it holds a
+number, and a suffix with a number that is no locator (``Table 9``) is kept whole as the
+locator, for the extractor to report (:func:`~citecheck.syntax._locators.locator_of`).
 """
 
 from __future__ import annotations
@@ -114,7 +117,7 @@ def _bare(match: re.Match[str]) -> Marker:
     """``@{key}`` (or ``@key``), taking a following ``[p. 33]`` when it is a locator."""
     source_id = match.group("braced") or match.group("key")
     suffix = match.group("suffix")
-    locator = None if suffix is None else locator_of(suffix)
+    locator = None if suffix is None else locator_of(suffix, after_bare_key=True)
     end = match.end() if locator is not None else match.end("bare")
     raw = match.string[match.start() : end]
     span = Span(match.start(), end)
