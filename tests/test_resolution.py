@@ -404,3 +404,12 @@ def test_a_pandoc_key_may_be_a_sources_key_metadata() -> None:
     assert statuses(report)[0] is Status.VERIFIED
     assert report.mappings[0].describe() == "@smith2020 = 'file-17', by the sources' metadata"
     assert all("@smith2020" not in w for w in report.warnings)
+
+
+def test_verify_with_no_sources_at_all_is_unchecked_with_one_warning() -> None:
+    import citecheck
+
+    report = citecheck.verify("x [[doc]]", {})
+    assert report.results[0].status is citecheck.Status.UNCHECKED
+    assert "no sources were given" in report.results[0].reason
+    assert len(report.warnings) == 1

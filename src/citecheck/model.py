@@ -94,7 +94,8 @@ class Citation:
     ``excerpt`` is text the citation claims stands verbatim in the source (a quotation);
     ``claim`` is the statement the citation is attached to (the sentence, or the part of it
     since the previous marker). ``locator`` is the location as written; when it could not be
-    parsed, ``location`` is ``None`` and the verifier reports the citation as ``NOT_FOUND``.
+    parsed, ``location`` is ``None`` and the verifier cannot check the place: it looks for the
+    text in the whole source and never reports the citation as ``VERIFIED`` or ``NOT_FOUND``.
     ``span`` is where the marker stands in the text, ``text_span`` where the excerpt or claim
     does.
     """

@@ -212,6 +212,7 @@ class Verifier:
             bibliography=self.bibliography,
             numbers=self.numeric_sources,
             reference_list=extraction.reference_list,
+            sources_given=bool(documents) or bool(unreadable) or self.index is not None,
         )
         warnings = [
             *(sources.warnings if isinstance(sources, SourceFiles) else ()),
