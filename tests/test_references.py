@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from citecheck import registry
@@ -18,6 +19,7 @@ from citecheck.references import (
     fold,
     scheme_named,
     valmiki_ramayana,
+    verify_references,
 )
 
 RAMAYANA = valmiki_ramayana()
@@ -151,7 +153,6 @@ def test_fold_is_idempotent_and_alphanumeric(name: str) -> None:
         ("Bālakāṇḍa 2.4 and Lanka Kanda 3.4", [["Bala 2.4"], ["Yuddha 3.4"]]),
         ("the Ramayana 5.15.30 says", [["Sundara 15.30"]]),
         ("[Bala 1.1; Ayodhya 2.3]", [["Bala 1.1"], ["Ayodhya 2.3"]]),
-        ("Bala 1.1, 2 brothers", [["Bala 1.1"]]),
     ],
 )
 def test_ramayana_forms(text: str, expected: list[list[str]]) -> None:
@@ -476,3 +477,104 @@ def test_reference_like_text_keeps_offsets_and_numbers(text: str) -> None:
                 assert all(n >= 1 for n in ref.numbers)
         for item in extractor.lookalikes(text, mentions):
             assert text[item.span.start : item.span.end] == item.text
+
+
+# -- review of issue 15: no number read after a reference disappears ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("John 3, 4:5", [["John 3", "John 4:5"]]),
+        ("John 3 and 4:5 agree", [["John 3", "John 4:5"]]),
+        ("John 3:16, 18-20 says", [["John 3:16", "John 3:18", "John 3:19", "John 3:20"]]),
+        ("John 3:16, 18–20 says", [["John 3:16", "John 3:18", "John 3:19", "John 3:20"]]),
+        ("John 3 - 4:5", [["John 3", "John 4:5"]]),
+    ],
+)
+def test_list_items_and_range_ends_that_name_more_levels_are_read(
+    text: str, expected: list[list[str]]
+) -> None:
+    assert canonicals(text, GENERIC_BIBLE) == expected
+    assert canonicals(text, EXTRACT_BIBLE) == expected
+
+
+def test_a_longer_item_is_read_in_the_ramayana_too() -> None:
+    assert canonicals("(Bala 1, 2.3)") == [["Bala 1", "Bala 2.3"]]
+    assert canonicals("Sundara 15, 5.15.30 says") == [["Sundara 15", "Sundara 15.30"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "extractor", "read", "doubted", "meant"),
+    [
+        ("Bala 1.1, 2 brothers", EXTRACT, "Bala 1.1", "2", "Bala 1.2"),
+        ("Gen 1:1, 32 says", GENERIC_BIBLE, "Gen 1:1", "32", "Genesis 1:32"),
+        ("John 3:16; 99 says", GENERIC_BIBLE, "John 3:16", "99", "John 3:99"),
+        ("John 3:16; 99 says", EXTRACT_BIBLE, "John 3:16", "99", "John 3:99"),
+        (
+            "Sundara Kanda, Sarga 15, Shloka 30, 31 says",
+            EXTRACT,
+            "Sundara Kanda, Sarga 15, Shloka 30",
+            "31",
+            "Sundara 15.31",
+        ),
+    ],
+)
+def test_a_number_after_a_list_that_may_be_prose_is_doubted_never_dropped(
+    text: str, extractor: ReferenceExtractor, read: str, doubted: str, meant: str
+) -> None:
+    mentions, _ = extractor.extract(text)
+    assert len(mentions) == 2
+    first, second = mentions
+    assert first.raw == read
+    assert first.doubt is None
+    assert second.raw == doubted
+    assert text[second.span.start : second.span.end] == doubted
+    assert second.doubt is not None
+    assert meant in second.doubt
+    assert [r.canonical for r in second.references] == [meant]
+
+
+def test_a_number_that_starts_the_next_books_name_is_no_doubt() -> None:
+    for extractor in (GENERIC_BIBLE, EXTRACT_BIBLE):
+        assert canonicals("John 3:16, 1 John 2:3", extractor) == [["John 3:16"], ["1 John 2:3"]]
+        mentions, _ = extractor.extract("John 3:16, 2 Kings says")
+        assert [m.raw for m in mentions] == ["John 3:16"]
+
+
+def test_a_number_after_a_list_in_prose_makes_the_answer_unchecked_not_a_pass() -> None:
+    report = verify_references(
+        "Gen 1:1, 32 says", scheme=GENERIC_BIBLE.scheme, against={"Genesis": [31]}
+    )
+    assert report.result == "UNCHECKED"
+    assert [(r.citation.source_id, r.status.value) for r in report] == [
+        ("Genesis 1:1", "verified"),
+        ("Genesis 1:32", "unchecked"),
+    ]
+
+
+_BIBLE_PIECES = st.one_of(
+    st.sampled_from(["John", "Gen", "Jude", "Psalm", "1 Sam", "Exodus", "says", "and"]),
+    st.from_regex(r"[1-9][0-9]{0,2}([:.][1-9][0-9]{0,2}){0,2}", fullmatch=True),
+)
+_NAME_NUMBER = re.compile(r"\d+(?=[ \t]*[^\W\d_])")
+"""A number that belongs to a name (``1 Sam``), not to a location."""
+
+
+@example([("Gen", " "), ("1:1", ", "), ("32", " "), ("says", " ")])
+@example([("John", " "), ("1", ", "), ("30:1", " ")])
+@given(
+    st.lists(st.tuples(_BIBLE_PIECES, st.sampled_from([" ", ", ", "; ", "-", " - "])), max_size=10)
+)
+def test_every_number_of_a_mention_is_in_its_references(pieces: list[tuple[str, str]]) -> None:
+    text = "".join(word + gap for word, gap in pieces)
+    for extractor in (GENERIC_BIBLE, EXTRACT_BIBLE):
+        mentions, _ = extractor.extract(text)
+        for mention in mentions:
+            if mention.problem or mention.doubt:
+                continue
+            written = {int(n) for n in re.findall(r"\d+", _NAME_NUMBER.sub("", mention.raw))}
+            books = {BIBLE.book(r.book) for r in mention.references}
+            cited = {n for r in mention.references for n in r.numbers}
+            cited |= {b.number for b in books if b is not None}
+            assert written <= cited, (text, mention.raw, [r.canonical for r in mention.references])

@@ -217,3 +217,67 @@ def test_a_book_pythonbible_knows_and_the_scheme_does_not_fails_by_name() -> Non
     mentions, _ = ReferenceExtractor(protestant).extract("Tobit 1:1 and John 3:16")
     refs = [r for m in mentions for r in m.references]
     assert [(r.canonical, r.known) for r in refs] == [("Tobit 1:1", False), ("John 3:16", True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "phantoms"),
+    [
+        ("Gen 1:1, 32 says", "Gen 1:1, 32", ["Genesis 1:32"]),
+        ("John 3:16, 99 says", "John 3:16, 99", ["John 3:99"]),
+        ("Gen 1:1, 3, 99 says", "Gen 1:1, 3, 99", ["Genesis 1:99"]),
+        ("John 3:16-18, 99 (KJV)", "John 3:16-18, 99", ["John 3:99"]),
+        ("John 3:16, 35-37 says", "John 3:16, 35-37", ["John 3:37"]),
+        ("John 1, 30:1 says", "John 1, 30:1", ["John 30:1"]),
+        ("Psalm cxxx.4, 999 says", "Psalm cxxx.4, 999", ["Psalms 130:999"]),
+    ],
+)
+def test_a_phantom_in_a_list_that_pythonbible_drops_is_kept_and_fails(
+    text: str, raw: str, phantoms: list[str]
+) -> None:
+    mentions, _ = EXTRACT.extract(text)
+    assert [m.raw for m in mentions] == [raw]
+    assert set(phantoms) <= {r.canonical for r in mentions[0].references}
+    report = verify_references(text, scheme="bible", against="pythonbible")
+    assert report.result == "FAIL"
+    assert report.phantom_citations == phantoms
+
+
+def test_a_book_named_after_a_list_comma_is_not_read_as_a_verse() -> None:
+    mentions, _ = EXTRACT.extract("John 3:16, 1 John 2:3 and 2 Kings 1:1")
+    assert [[r.canonical for r in m.references] for m in mentions] == [
+        ["John 3:16"],
+        ["1 John 2:3"],
+        ["2 Kings 1:1"],
+    ]
+    mentions, _ = EXTRACT.extract("Genesis 50:3 - 1 Samuel 2:1")
+    assert [r.canonical for m in mentions for r in m.references] == ["Genesis 50:3", "1 Samuel 2:1"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Psalm.30: 3", ["Psalms 30:3"]),
+        ("Psalm.50:2, 1", ["Psalms 50:2", "Psalms 50:1"]),
+        ("Exodus.12: 30; 1.1", ["Exodus 12:30", "Exodus 1:1"]),
+        ("Gen 1:1.2", ["Genesis 1:1", "Genesis 1:2"]),
+    ],
+)
+def test_numbers_pythonbible_misreads_as_a_whole_book_or_leaves_out_are_read(
+    text: str, expected: list[str]
+) -> None:
+    mentions, _ = EXTRACT.extract(text)
+    assert [m.raw for m in mentions] == [text]
+    assert [r.canonical for r in mentions[0].references] == expected
+
+
+def test_a_number_pythonbible_drops_where_citecheck_cannot_read_it_is_doubted() -> None:
+    report = verify_references("Genesis - Exodus 2, 99", scheme="bible", against="pythonbible")
+    assert report.result == "UNCHECKED"
+    assert [r.status for r in report] == [Status.UNCHECKED]
+    assert "leaves out 99" in report.results[0].reason
+
+
+def test_a_whole_chapter_past_the_end_in_a_range_is_a_phantom_not_a_crash() -> None:
+    report = verify_references("1 Sam 2–50– says", scheme="bible", against="pythonbible")
+    assert report.result == "FAIL"
+    assert report.phantom_citations == ["1 Samuel 50"]

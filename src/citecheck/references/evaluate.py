@@ -6,8 +6,9 @@ cite (``required``: an answer without a reference FAILs, as for ``T1``) or need 
 still checked). The answer stands in the item (``answer_field``, a dotted path such as
 ``trace.final_answer`` for a nested one) or in a separate file of system traces joined to the
 items by question id (``traces``). An item that cannot be read — a line that is not JSON, not
-an object, no answer, no trace — is an ``ERROR`` with the reason (and its line, from a file),
-and the run goes on. The references of all items are looked up in one batch.
+an object, no answer, no trace — or that fails while it is checked is an ``ERROR`` with the
+reason (and its line, from a file), and the run goes on. The references of all items are looked
+up in one batch.
 """
 
 from __future__ import annotations
@@ -237,12 +238,18 @@ def evaluate_dataset(
             )
             continue
         readable.append((position, item_id, template, line, answer))
-    reports = verifier.verify_many(
+    reports = verifier.verify_each(
         (answer for *_, answer in readable),
         templates=[template for _, _, template, _, _ in readable],
     )
     for (position, item_id, template, line, _), report in zip(readable, reports, strict=True):
         policy = verifier.policy(template)
+        if isinstance(report, Exception):
+            error = f"could not check the answer: {type(report).__name__}: {report}"
+            outcomes[position] = ItemOutcome(
+                item_id, template, policy, "ERROR", error=error, line=line
+            )
+            continue
         result = _result(report)
         outcomes[position] = ItemOutcome(item_id, template, policy, result, report, line=line)
     return Evaluation(tuple(outcomes[p] for p in sorted(outcomes)), tuple(warnings))

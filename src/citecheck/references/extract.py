@@ -13,14 +13,20 @@ else that merely looks like a reference is left for :meth:`ReferenceExtractor.lo
 Ranges expand (``2.3-5`` is 2.3, 2.4, 2.5; ``John 3-4`` two chapters); a range across a chapter
 (``29:32-30:10``) or a book (``Genesis 50:3 - Exodus 1:14``) is checked at its two ends, and
 its end may repeat the book (``1 Samuel 1:1-1 Samuel 31:13``). Lists keep the level of their
-last number (``3:16, 18`` keeps the chapter; after ``29:32-30:10``, ``11`` is 30:11). A book of
+last number (``3:16, 18`` keeps the chapter; after ``29:32-30:10``, ``11`` is 30:11); an item or
+a range's end with more numbers names its levels (``John 3, 4:5``, ``John 3-4:5``). A book of
 one chapter is cited by verse (``Obadiah 3-6``). Code in Markdown is never read.
 
 A reference is never cut short: numbers joined by a character that is not a separator
 (``Sundara 15/30``), or a name that stands for several books (``AK 2.3``: Ayodhya or Aranya),
-make a mention with a :attr:`~Mention.doubt`, reported unchecked, not a shorter reference.
+make a mention with a :attr:`~Mention.doubt`, reported unchecked, not a shorter reference. A
+number joined to a reference by a comma or a dash that is not read as part of it (``Bala 1.1,
+2 brothers``: shloka 2, or two brothers?) is a doubted mention of its own, never dropped.
 Where the scheme names an outside parser (the Bible: ``pythonbible``) and it is installed, its
-references are read first and this reading is checked against its parse.
+references are read first and this reading is checked against its parse: what the parser takes
+as part of a reference is read so (``Gen 1:1, 32 says`` cites Genesis 1:32, which then fails),
+what it drops as impossible is kept, and a number it leaves out that this reading cannot
+supply makes the mention doubted.
 """
 
 from __future__ import annotations
@@ -63,12 +69,18 @@ _NOT_NAMES = frozenset(
 """Words that precede numbers in ordinary prose (``(Table 2.3)``): never an unknown book."""
 _CLOSERS = frozenset("])")
 _OPENERS = frozenset("[(")
-_NOT_JOINERS = "\\s\\w,;()\\[\\]{}<>\"'“”‘’«»" + DASHES.replace("-", "\\-")
+_DASH_CLASS = DASHES.replace("-", "\\-")
+"""The dashes, for inside a regex class anywhere (a bare ``-`` there would make a range)."""
+_NOT_JOINERS = "\\s\\w,;()\\[\\]{}<>\"'“”‘’«»" + _DASH_CLASS
 """Characters that never join two numbers into one reference (for a negated regex class):
 space, letters and digits, list and range punctuation, brackets, quotes. Any other character
 between two numbers (``15.30``, ``15:30``, ``15/30``, ``15_30``) makes them one reference, read
 when the scheme accepts it as a separator and doubted when it does not."""
 _LOOKALIKE_JOINERS = "[.:/_·|]"
+_BEFORE_ITEM = re.compile(r"[ \t]*[,;][ \t]*(?:and[ \t]+)?(?=\d)")
+"""A list separator before a number (the start of an item, or of a book's name)."""
+_LOCATION_NUMBER = re.compile(r"\d+(?![ \t]*[^\W\d_])")
+"""A number that is no part of a name (``1 John``, ``3rd John``, ``1John``)."""
 _PLAIN = re.compile(r"[ \t]*\d+(?:[:.]\d+)?(?:-\d+)?")
 """A plain ``chapter[:verse][-number]`` after a book's name: pythonbible and this extractor
 read it alike (one-chapter books included; the parity test over pythonbible's own test
@@ -169,11 +181,16 @@ class ReferenceExtractor:
             rf"(?<!\w)(?<!\d[^{_NOT_JOINERS}])(?P<minus>(?<=\s)[-\u2212])?(?P<tail>{tail})"
         )
         self._joiners = re.compile(r"[^\d \t]")
-        self._range_start = re.compile(rf"[ \t]*[{DASHES}][ \t]*")
+        self._range_start = re.compile(rf"[ \t]*[{_DASH_CLASS}][ \t]*")
         self._list_item = re.compile(
             rf"[ \t]*[,;][ \t]*(?:and[ \t]+)?({tail})|[ \t]+and[ \t]+({tail})"
         )
-        self._short_item_end = re.compile(rf"[ \t]*(?:[,;.\])}}{DASHES}]|and\b|$)", re.MULTILINE)
+        self._short_item_end = re.compile(
+            rf"[ \t]*(?:[,;.\])}}{_DASH_CLASS}]|and\b|$)", re.MULTILINE
+        )
+        self._dangling = re.compile(
+            rf"[ \t]*(?:[,;][ \t]*(?:and[ \t]+)?|[{_DASH_CLASS}][ \t]*)(?P<tail>{tail})"
+        )
         words = [
             "|".join(
                 re.escape(w)
@@ -228,7 +245,11 @@ class ReferenceExtractor:
                 continue
             starts.insert(index, span.start)
             chosen.insert(index, (mention, candidate[1]))
-        return [m for m, _ in chosen], [note for _, notes in chosen for note in notes]
+        mentions = [m for m, _ in chosen]
+        doubted = self._dangling_numbers(text, mentions, code)
+        if doubted:
+            mentions = sorted((*mentions, *doubted), key=lambda m: m.span.start)
+        return mentions, [note for _, notes in chosen for note in notes]
 
     def lookalikes(self, text: str, mentions: list[Mention] | None = None) -> list[Lookalike]:
         """Strings that look like references but are not among ``mentions``: the gaps of the
@@ -244,6 +265,61 @@ class ReferenceExtractor:
                 continue
             out.append(Lookalike(span, match.group(), text.count("\n", 0, span.start) + 1))
         return out
+
+    def _dangling_numbers(
+        self, text: str, mentions: Sequence[Mention], code: CodeRegions
+    ) -> list[Mention]:
+        """The numbers joined to the end of a mention by a list comma or a dash that no reading
+        took (``Bala 1.1, 2 brothers``: shloka 2, or two brothers?), each a mention of its own
+        with the doubt: a number written after a reference is never dropped in silence. A
+        number that starts a book's name (``John 3:16, 1 John 2:3``) is that book's."""
+        doubted = []
+        for index, mention in enumerate(mentions):
+            match = self._dangling.match(text, mention.span.end)
+            if match is None:
+                continue
+            start, end = match.span("tail")
+            following = mentions[index + 1].span.start if index + 1 < len(mentions) else len(text)
+            if following < end or code.overlaps(start, end) or self._names_book(text, start):
+                continue
+            doubted.append(self._doubted_number(text, mention, Span(start, end)))
+        return doubted
+
+    def _doubted_number(self, text: str, after: Mention, span: Span) -> Mention:
+        """The doubted mention of the number at ``span`` after the mention ``after``: the
+        reference it would be as an item of ``after``'s list (``Bala 1.2``), with the doubt."""
+        raw = text[span.start : span.end]
+        written = tuple(int(n) for n in self._split(raw)[0])
+        last = after.ranges[-1][1] if after.ranges else after.references[-1]
+        shown = " ".join(after.raw.split())
+        if last.numbers and len(written) <= self.scheme.depth:
+            numbers = last.numbers[: max(len(last.numbers) - len(written), 0)] + written
+            ref = self.scheme.reference(last.book, numbers)
+            doubt = (
+                f"{raw!r} after {shown!r} may cite {ref.canonical} or be a number of the "
+                f"sentence, so it was not checked (write {ref.canonical!r} to cite it)"
+            )
+        else:
+            ref = StructuredReference(self.scheme.name, last.book, (), False, raw)
+            doubt = (
+                f"{raw!r} after {shown!r} may continue that reference or be a number of the "
+                "sentence, so it was not checked"
+            )
+        return Mention(span, raw, (ref,), doubt=doubt, ranges=((ref, ref),))
+
+    def _names_book(self, text: str, position: int) -> bool:
+        """Whether a book's name starts at ``position`` (``1 John``, ``2 Kings``)."""
+        if self._parser is not None and self._parser.book_at(text, position) is not None:
+            return True
+        line_end = text.find("\n", position)
+        words: list[re.Match[str]] = []
+        for token in _TOKEN.finditer(text, position, len(text) if line_end < 0 else line_end):
+            boundary = words[-1].end() if words else position
+            if len(words) == _NAME_WORDS or text[boundary : token.start()].strip(" \t"):
+                break
+            words.append(token)
+        names = (text[position : word.end()] for word in words[1:])
+        return any(self.scheme.book(n) is not None or self.scheme.candidates(n) for n in names)
 
     # -- the number-tail form -------------------------------------------------------------
 
@@ -425,18 +501,23 @@ class ReferenceExtractor:
         """Where the mention ends: its first tail, a range end after it, then list items (each
         with its range end); the parts go to ``read``. A list item keeps the level of the last
         number before it, a range's end included (after ``29:32-30:10``, ``11`` is 30:11), and
-        the book of a range's end (after ``Genesis 50:3 - Exodus 1:14``, ``2:3`` is Exodus)."""
+        the book of a range's end (after ``Genesis 50:3 - Exodus 1:14``, ``2:3`` is Exodus);
+        one with more numbers names its levels (``John 3, 4:5``). A short item before a word
+        (``Bala 1.1, 2 brothers``) or after ``and`` is prose; :meth:`extract` doubts the
+        first."""
         part, position = self._range(text, position, _Part(name, first), read)
         read.parts.append(part)
         previous = _last_numbers(part)
         while (item := self._list_item.match(text, position)) is not None:
             numbers, strange = self._split(item.group(1) or item.group(2))
-            if len(numbers) > len(previous) or (item.group(2) and len(numbers) < len(previous)):
+            if len(numbers) > self.scheme.depth + 1:
                 break
-            if len(numbers) < len(previous) and not self._short_item_end.match(text, item.end()):
+            if len(numbers) < len(previous) and (
+                item.group(2) or not self._short_item_end.match(text, item.end())
+            ):
                 break
             read.strange.extend(strange)
-            full = previous[: len(previous) - len(numbers)] + numbers
+            full = previous[: max(len(previous) - len(numbers), 0)] + numbers
             part, position = self._range(
                 text, item.end(), _Part(part.end_name or part.name, full), read
             )
@@ -461,7 +542,7 @@ class ReferenceExtractor:
         if tail is None or tail.group("minus"):
             return part, position
         numbers, strange = self._split(tail.group("tail"))
-        if len(numbers) > len(part.start):
+        if len(numbers) > max(len(part.start), self.scheme.depth):
             return part, position
         read.strange.extend(strange)
         return _Part(part.name, part.start, numbers), tail.end()
@@ -492,13 +573,18 @@ class ReferenceExtractor:
     def _outside_mentions(self, text: str) -> Iterator[tuple[Mention, list[str]]]:
         """The references the outside parser finds, each read by this extractor from the
         parser's book name on and checked against the parser's reading: where the parser reads
-        an existing verse this reading misses, the parser's reading is taken (with the
-        references of this one that do not exist, which the parser drops)."""
+        an existing verse this reading misses, the parser's reading is taken, with the
+        references of this one it does not cover (those that do not exist, which the parser
+        drops, among them). A parser that reads a whole book where numbers are written
+        (``Psalm.30: 3`` is all of Psalms to it) misread them: this reading is taken."""
         parser = self._parser
         assert parser is not None
-        for start, end in parser.find(text):
+        for start, found_end in parser.find(text):
             found = parser.book_at(text, start)
-            if found is None or not any(ch.isdigit() for ch in text[found[1] : end]):
+            if found is None:
+                continue
+            end = self._before_next_book(text, found[1], found_end)
+            if not any(ch.isdigit() for ch in text[found[1] : end]):
                 continue  # a book without a number (``1 Sam``) is prose as often as not
             book = self.scheme.book_by_number(found[0])
             name = (
@@ -510,6 +596,10 @@ class ReferenceExtractor:
             tail = self._tail.match(text, _skip_space(text, found[1]))
             if tail is not None and not tail.group("minus"):
                 numbers = self._read_numbers(text, name, tail)
+                if numbers is not None and numbers[0] < end:
+                    # The parser took what follows as the reference's (``Gen 1:1, 32 says``):
+                    # read so too, to its end, or a verse it drops as impossible would vanish.
+                    numbers = self._read_numbers(text[:end], name, tail) or numbers
                 if numbers is not None:
                     own = self._mention(text, Span(start, numbers[0]), numbers[1])
             if own is not None and (
@@ -521,6 +611,8 @@ class ReferenceExtractor:
                 yield own
                 continue
             theirs = parser.read(text[start:end])
+            if theirs and any(p[1] is None and (tail is not None or p[3] is None) for p in theirs):
+                theirs = None  # whole books where numbers are written: it misread them
             if own is not None and (
                 theirs is None
                 or (own[0].span.end >= end and parser.covers(theirs, self._passages(own[0])))
@@ -528,6 +620,17 @@ class ReferenceExtractor:
                 yield own
             elif theirs and (mention := self._from_passages(text, Span(start, end), theirs, own)):
                 yield mention
+
+    def _before_next_book(self, text: str, position: int, end: int) -> int:
+        """``end``, or the end of the parser's reference before a book named after a list
+        separator in it: pythonbible reads the ``1`` of ``John 3:16, 1 John 2:3`` as a verse
+        and loses 1 John 2:3. A book named after a dash ends a range and stays."""
+        parser = self._parser
+        assert parser is not None
+        for match in _BEFORE_ITEM.finditer(text, position, end):
+            if parser.book_at(text, match.end()) is not None:
+                return match.start()
+        return end
 
     def _passages(self, mention: Mention) -> list[Passage]:
         """The ranges of ``mention`` that name known books, as pythonbible passages."""
@@ -553,8 +656,10 @@ class ReferenceExtractor:
         own: tuple[Mention, list[str]] | None,
     ) -> tuple[Mention, list[str]] | None:
         """A mention of the parser's passages, plus the ranges of ``own`` that do not exist
-        (the parser leaves those out; they must still fail); ``None`` when the passages name
-        no book of the scheme."""
+        (the parser leaves those out; they must still fail), or all of them where ``own``
+        reads on after the parser stopped (``Gen 1:1.2``: Genesis 1:1 to the parser, 1:2 here,
+        book 1 first); ``None`` when the passages name no book of the scheme. A number written
+        that is in none of them makes the mention doubted (:func:`_unread_numbers`)."""
         parser = self._parser
         assert parser is not None
         scheme = self.scheme
@@ -579,15 +684,25 @@ class ReferenceExtractor:
             references.extend(refs)
             notes.extend([note] if note else [])
         if own is not None:
+            further = own[0].span.end > span.end
             for first_ref, last_ref in own[0].ranges:
                 passage = self._passage(first_ref, last_ref)
-                if passage is None or parser.span(passage) is None:
+                if further or passage is None or parser.span(passage) is None:
                     ranges.append((first_ref, last_ref))
                     references.extend((first_ref, last_ref))
             span = Span(span.start, max(span.end, own[0].span.end))
         if not references:
             return None
         raw = text[span.start : span.end]
+        unread = _unread_numbers(raw, references, scheme)
+        if unread:
+            name = _Name(span.start, span.start, scheme.book_by_number(passages[0][0]))
+            read = ", ".join(dict.fromkeys(r.canonical for r in references))
+            doubt = (
+                f"{' '.join(raw.split())!r} was read as {read}, which leaves out "
+                f"{', '.join(unread)}, so it was not checked"
+            )
+            return self._impossible(text, span, name, (), doubt, doubt=True), []
         return Mention(span, raw, tuple(dict.fromkeys(references)), ranges=tuple(ranges)), notes
 
     # -- building mentions ----------------------------------------------------------------
@@ -702,8 +817,9 @@ class ReferenceExtractor:
     def _relative_end(
         self, part: _Part, book: Book | None, start: tuple[int, ...]
     ) -> tuple[int, ...]:
-        """The end of a range written without its book: its last numbers (``2.3-5``), or all of
-        them with the book's or work's number first (``Bala 1.1.1-1.1.5``)."""
+        """The end of a range written without its book: its last numbers (``2.3-5``), all of
+        them with the book's or work's number first (``Bala 1.1.1-1.1.5``), or more levels
+        than its start (``John 3-4:5``)."""
         assert part.end is not None
         end = tuple(int(n) for n in part.end)
         written_start = len(part.start)
@@ -711,7 +827,7 @@ class ReferenceExtractor:
             if book is None or end[0] != book.number:
                 raise _Impossible("a range may not run across two books")
             end = end[1:]
-        return start[: len(start) - len(end)] + end
+        return start[: max(len(start) - len(end), 0)] + end
 
     def _reference(
         self, book: Book | None, name: _Name, numbers: tuple[int, ...]
@@ -792,6 +908,19 @@ def _numbered(books: tuple[Book, ...], top: str) -> str:
     return f"{first.name} is {top} {first.number}" + "".join(
         f" and {b.name} {top} {b.number}" for b in rest
     )
+
+
+def _unread_numbers(
+    raw: str, references: Sequence[StructuredReference], scheme: ReferenceScheme
+) -> list[str]:
+    """The numbers written in ``raw`` (those of a name, ``1 John``, aside) that are neither a
+    number of ``references`` nor the number of their books: the outside parser dropped them
+    (it leaves out what does not exist, and misreads some forms), and a number written is
+    never dropped in silence."""
+    read = {n for ref in references for n in ref.numbers}
+    read.update(book.number for ref in references if (book := scheme.book(ref.book)))
+    written = _LOCATION_NUMBER.findall(raw)
+    return list(dict.fromkeys(n for n in written if int(n) not in read))
 
 
 def _skip_space(text: str, position: int) -> int:

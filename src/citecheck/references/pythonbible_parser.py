@@ -147,8 +147,11 @@ class PythonBibleParser:
         reference = lib.NormalizedReference(
             lib.Book(book), chapter, verse, end_chapter, end_verse, lib.Book(end_book)
         )
-        if not lib.is_valid_reference(reference):
-            return None
+        try:
+            if not lib.is_valid_reference(reference):
+                return None
+        except (lib.InvalidChapterError, lib.InvalidVerseError):
+            return None  # it raises, rather than answers False, for a whole chapter past the end
         first_chapter, last_book = chapter or 1, lib.Book(end_book)
         last_chapter = end_chapter or lib.get_number_of_chapters(last_book)
         last_verse = end_verse or lib.get_number_of_verses(last_book, last_chapter)

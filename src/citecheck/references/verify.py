@@ -135,7 +135,25 @@ class ReferenceVerifier:
     ) -> list[ReferenceReport]:
         """One report per text; the references of all of them are looked up together.
         ``templates`` gives each text's template (its policy says whether it must cite)."""
-        parsed = [self._parse(text) for text in texts]
+        reports = self.verify_each(texts, templates=templates)
+        for report in reports:
+            if isinstance(report, Exception):
+                raise report
+        return [report for report in reports if not isinstance(report, Exception)]
+
+    def verify_each(
+        self, texts: Iterable[str], *, templates: Iterable[str | None] | None = None
+    ) -> list[ReferenceReport | Exception]:
+        """As :meth:`verify_many`, but a text that cannot be checked (not a string, or any
+        error met while checking it) gets the exception in its place and the others their
+        reports: one bad answer never costs a batch (:func:`~citecheck.evaluate_dataset`
+        records it as that item's ``ERROR``)."""
+        parsed: list[_Parsed | Exception] = []
+        for text in texts:
+            try:
+                parsed.append(self._parse(text))
+            except Exception as exc:  # this text alone cannot be read
+                parsed.append(exc)
         wanted_templates = list(templates) if templates is not None else [None] * len(parsed)
         if len(wanted_templates) != len(parsed):
             raise ConfigError(
@@ -145,6 +163,7 @@ class ReferenceVerifier:
             dict.fromkeys(
                 ref
                 for item in parsed
+                if not isinstance(item, Exception)
                 for mention in item.mentions
                 if mention.problem is None and mention.doubt is None
                 for ref in mention.references
@@ -152,10 +171,17 @@ class ReferenceVerifier:
         )
         presences = self._lookup(wanted)
         quotes: dict[tuple[str, str], Result] = {}  # the same quote at the same place, once
-        return [
-            self._report(item, presences, quotes, self.requires_citations(template))
-            for item, template in zip(parsed, wanted_templates, strict=True)
-        ]
+        reports: list[ReferenceReport | Exception] = []
+        for item, template in zip(parsed, wanted_templates, strict=True):
+            if isinstance(item, Exception):
+                reports.append(item)
+                continue
+            try:
+                required = self.requires_citations(template)
+                reports.append(self._report(item, presences, quotes, required))
+            except Exception as exc:  # this answer alone could not be checked
+                reports.append(exc)
+        return reports
 
     def policy(self, template: str | None) -> Policy:
         """The policy of ``template``: ``required`` or ``optional``."""
@@ -250,7 +276,7 @@ class ReferenceVerifier:
                 else ()
             )
             return Result(citation, Status.VERIFIED, 1.0, evidence, presence.reason)
-        assert quote_result is not None  # an excerpt of a mention without problem is checked
+        assert quote_result is not None  # the quote of a mention with a reference that exists
         reason = quote_result.reason
         if quote_result.status is not Status.UNCHECKED:
             joint = "and" if quote_result.status is Status.VERIFIED else "but"
@@ -269,14 +295,15 @@ class ReferenceVerifier:
         quote: str,
         presences: dict[StructuredReference, Presence],
         cache: dict[tuple[str, str], Result],
-    ) -> Result:
-        """The quote checked in the text of the mention's references, joined in order."""
+    ) -> Result | None:
+        """The quote checked in the text of the mention's references that exist, joined in
+        order; ``None`` when none exists (each is then not found, and the quote is moot)."""
         refs = [ref for ref in mention.references if presences[ref].exists]
+        if not refs:
+            return None
         texts = [presences[ref].text or self.texts.get(ref.canonical) for ref in refs]
         name = refs[0].canonical if len(refs) == 1 else f"{refs[0].canonical}–{refs[-1].canonical}"
         citation = Citation(name, excerpt=quote)
-        if not refs:
-            return Result(citation, Status.UNCHECKED, 0.5, (), "nothing to check the quote in")
         if any(text is None for text in texts):
             missing = [ref.canonical for ref, text in zip(refs, texts, strict=True) if not text]
             reason = (
