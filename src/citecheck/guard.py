@@ -72,7 +72,7 @@ number) but a claim may still get wrong: "only one patient" against "two patient
 
 
 def claim_conflicts(
-    claim: str, passage: str, nearby: str | None = None, *, noun: str = "claim"
+    claim: str, passage: str, nearby: str | None = None, *, quotation: bool = False
 ) -> list[str]:
     """Human sentences naming each change of meaning between ``claim`` and the source
     ``passage`` that supports it best, or an empty list (see the module docstring).
@@ -82,22 +82,27 @@ def claim_conflicts(
     sentence may not be the one the claim is about. So a negation of the source is read in
     every clause of it about the claim, but what the claim says itself (its negations, its
     quantifiers, its words of opposite meaning) is judged against the clauses that share the
-    most words with it: another sentence may add a change, never excuse one. ``noun`` names
-    the text in the sentences ("claim", "quote").
+    most words with it: another sentence may add a change, never excuse one.
+
+    A ``quotation`` is a verbatim piece of its sentence, so only a negation of the sentence
+    that negates the quotation's own words reverses it ("patients recovered" in "No patients
+    recovered"; not "306 grants did" in "306 grants did not review the market"), and the
+    sentences name it a "quote".
     """
     own = normalize(claim)
     said = normalize(passage)
     around = normalize(nearby) if nearby else said
     ours, theirs = _clauses(own), _clauses(around)
     stems = set().union(*(_stems(clause) for clause in ours))
-    closest = _closest(theirs, stems)
-    words = [w for clause in ours for w in clause]
     conflicts = _number_conflicts(claim, said, around)
-    conflicts.extend(_negation_conflicts(ours, theirs, closest, stems))
-    conflicts.extend(_quantifier_conflicts(words, closest))
-    conflicts.extend(_opposite_conflicts(words, closest))
+    conflicts.extend(_negation_conflicts(ours, theirs, stems, scoped=quotation))
+    for clause in ours:  # each clause of the claim against the source clauses closest to it
+        closest = _closest(theirs, _stems(clause))
+        conflicts.extend(_quantifier_conflicts(clause, closest))
+        conflicts.extend(_opposite_conflicts(clause, closest))
     conflicts.extend(_symbol_conflicts(own, said))
-    return [conflict.replace("the claim", f"the {noun}") for conflict in conflicts]
+    noun = "quote" if quotation else "claim"
+    return [conflict.replace("the claim", f"the {noun}") for conflict in dict.fromkeys(conflicts)]
 
 
 def _closest(clauses: list[list[str]], stems: set[str]) -> list[list[str]]:
@@ -167,29 +172,27 @@ def _bears_on(clause: list[str], claim_stems: set[str]) -> bool:
 
 
 def _negation_conflicts(
-    claim: list[list[str]],
-    source: list[list[str]],
-    closest: list[list[str]],
-    claim_stems: set[str],
+    claim: list[list[str]], source: list[list[str]], claim_stems: set[str], *, scoped: bool
 ) -> list[str]:
     """A negation on one side only, where it bears on what the claim says. Each negation
     scopes over the next content words of its clause (:func:`_scopes`), and two negations
     match when the first word one of them negates is among the words the other negates: a
-    negation of the claim needs a match in the source clauses closest to the claim; a negation
+    negation of the claim needs a match in the source clauses closest to its clause; a negation
     of the source about the claim's words, or in a clause about the claim, needs a match in
     the claim."""
     ours = [scope for clause in claim for scope in _scopes(clause)]
-    near = [scope for clause in closest for scope in _scopes(clause)]
     theirs = [(scope, clause) for clause in source for scope in _scopes(clause)]
     conflicts = []
-    for negation, first, targets in ours:
-        if not any(_same_scope((first, targets), (f, t)) for _, f, t in near):
-            conflicts.append(
-                f"the claim has the negation {negation!r} ({_said(targets, claim)}), which the "
-                "source does not"
-            )
+    for clause in claim:
+        near = [scope for c in _closest(source, _stems(clause)) for scope in _scopes(c)]
+        for negation, first, targets in _scopes(clause):
+            if not any(_same_scope((first, targets), (f, t)) for _, f, t in near):
+                conflicts.append(
+                    f"the claim has the negation {negation!r} ({_said(targets, claim)}), which "
+                    "the source does not"
+                )
     for (negation, first, targets), clause in theirs:
-        about = targets & claim_stems or _bears_on(clause, claim_stems)
+        about = targets & claim_stems or (not scoped and _bears_on(clause, claim_stems))
         if about and not any(_same_scope((first, targets), (f, t)) for _, f, t in ours):
             conflicts.append(
                 f"the source has the negation {negation!r} ({_said(targets, source)}), which "

@@ -650,7 +650,7 @@ def _in_context(
         sentence = document.text[start : evidence.start] + query + document.text[evidence.end : end]
     else:
         passage, sentence = evidence.text, document.text[start:end]
-    return tuple(claim_conflicts(query, passage, sentence, noun=noun_for(quoted)))
+    return tuple(claim_conflicts(query, passage, sentence, quotation=quoted))
 
 
 def _places(
