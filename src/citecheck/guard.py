@@ -37,7 +37,7 @@ from citecheck.numbers import NUMBER_WORDS, Quantity
 from citecheck.quantities import quantities_in, stated_quantities
 from citecheck.text import normalize
 
-__all__ = ["claim_conflicts"]
+__all__ = ["claim_conflicts", "denies"]
 
 _CLAUSE_END = re.compile(
     r"[,;:.!?()\[\]]|\b(?:but|whereas|while|although|though|however|yet|except|unlike)\b"
@@ -157,6 +157,20 @@ def _in_context(quantity: Quantity) -> str:
     return f"{before} {quantity.written.strip()}".strip()
 
 
+def denies(text: str, *, or_qualifies: bool = False) -> bool:
+    """Whether ``text`` holds a word that denies ("not", "no", "never", "n't", "lacks",
+    "failed to", …), or with ``or_qualifies`` one that quantifies or counts ("all", "one",
+    "half"): a cheap test before the guard reads a sentence around a passage."""
+    words = set(comparable_words(normalize(text)))
+    if words & _DENIALS:
+        return True
+    return or_qualifies and bool(words & _QUALIFIERS)
+
+
+_DENIALS = NEGATIONS | _NEGATIVE_WORDS | _FAIL
+_QUALIFIERS = _UNIVERSAL | _COUNT_WORDS
+
+
 def _clauses(text: str) -> list[list[str]]:
     return [comparable_words(part) for part in _CLAUSE_END.split(text) if part.strip()]
 
@@ -186,7 +200,9 @@ def _negation_conflicts(
     for clause in claim:
         near = [scope for c in _closest(source, _stems(clause)) for scope in _scopes(c)]
         for negation, first, targets in _scopes(clause):
-            if not any(_same_scope((first, targets), (f, t)) for _, f, t in near):
+            # A negation that ends its clause ("… did not") negates what the text cut off.
+            dangling = not first and bool(near)
+            if not dangling and not any(_same_scope((first, targets), (f, t)) for _, f, t in near):
                 conflicts.append(
                     f"the claim has the negation {negation!r} ({_said(targets, claim)}), which "
                     "the source does not"

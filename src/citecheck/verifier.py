@@ -40,9 +40,9 @@ from citecheck.support_model import FITTED_SUPPORT_MODEL, SupportModel
 
 if TYPE_CHECKING:
     from citecheck.corpus import Corpus
-from citecheck.guard import claim_conflicts
+from citecheck.guard import claim_conflicts, denies
 from citecheck.syntax.extract import extract_text
-from citecheck.text import normalize, sentence_spans
+from citecheck.text import normalize
 
 __all__ = ["Verifier"]
 
@@ -626,31 +626,31 @@ class Verifier:
 
 
 _SENTENCE_REACH = 400  # characters around a passage in which its sentence is looked for
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+|\n[ \t]*\n")
 
 
 def _in_context(
     query: str, evidence: Evidence, document: Document, *, quoted: bool
 ) -> tuple[str, ...]:
-    """The meaning guard over the sentences a passage stands in: words that stand verbatim may
-    stand in a sentence that negates them ("patients recovered" in "No patients recovered"),
-    or beside a number the text left out."""
-    low = max(0, evidence.start - _SENTENCE_REACH)
-    window = document.text[low : evidence.end + _SENTENCE_REACH]
-    spans = [
-        (low + start, low + end)
-        for start, end in sentence_spans(window)
-        if low + start < evidence.end and low + end > evidence.start
-    ]
-    start = min((s for s, _ in spans), default=evidence.start)
-    end = max((e for _, e in spans), default=evidence.end)
-    if quoted:
-        # A quotation's passage was compared word by word already (slips forgiven): it stands
-        # as the quote's own words, so that only the rest of the sentence can add a change.
-        passage = query
-        sentence = document.text[start : evidence.start] + query + document.text[evidence.end : end]
-    else:
-        passage, sentence = evidence.text, document.text[start:end]
-    return tuple(claim_conflicts(query, passage, sentence, quotation=quoted))
+    """The meaning guard over the sentence a passage stands in: words that stand verbatim may
+    stand in a sentence that negates them ("patients recovered" in "No patients recovered").
+    The passage itself was compared word by word already, so only a negation in the rest of
+    the sentence (or one a claim frames itself with) can add a change: without one, nothing
+    is computed."""
+    text = document.text
+    before = text[max(0, evidence.start - _SENTENCE_REACH) : evidence.start]
+    after = text[evidence.end : evidence.end + _SENTENCE_REACH]
+    ends = list(_SENTENCE_END.finditer(before))
+    before = before[ends[-1].end() :] if ends else before
+    first = _SENTENCE_END.search(after)
+    after = after[: first.start() + 1] if first else after
+    # A claim may also frame what it says with words its word check forgave ("Non-", "All").
+    framed = not quoted and denies(query, or_qualifies=True)
+    if not (framed or denies(before) or denies(after)):
+        return ()
+    # A quotation stands as its own words (slips forgiven), a claim as the passage it matched.
+    passage = query if quoted else evidence.text
+    return tuple(claim_conflicts(query, passage, before + passage + after, quotation=quoted))
 
 
 def _places(
