@@ -23,6 +23,7 @@ import json
 import os
 import platform
 import random
+import re
 import statistics
 import sys
 import time
@@ -389,13 +390,23 @@ class Planned:
 
 
 def _quote_of(sentence: str, rng: random.Random) -> str:
-    """A whole sentence (70 %) or a run of at least eight of its words."""
+    """A whole sentence (70 %) or a run of at least eight of its words. A run never starts
+    after a negation of its sentence ("did not | treat the economist…") nor ends on one ("… the
+    assessment did not |"): cut there, a true quote says the opposite of its source, and
+    citecheck rightly calls it partial."""
     words = sentence.split(" ")
     if len(words) < 12 or rng.random() < 0.7:
         return sentence
-    size = rng.randint(8, len(words) - 2)
-    first = rng.randint(0, len(words) - size)
-    return " ".join(words[first : first + size]).strip(",;:")
+    for _ in range(20):
+        size = rng.randint(8, len(words) - 2)
+        first = rng.randint(0, len(words) - size)
+        run = words[first : first + size]
+        if not (_NEGATION_WORD.search(" ".join(words[:first])) or _NEGATION_WORD.search(run[-1])):
+            return " ".join(run).strip(",;:")
+    return sentence
+
+
+_NEGATION_WORD = re.compile(r"\b(?:not|no|never|none|nothing|without)\b|n't\b", re.IGNORECASE)
 
 
 def _line_locator(first: int, last: int, lines: int, rng: random.Random) -> str:

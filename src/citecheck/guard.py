@@ -37,7 +37,7 @@ from citecheck.numbers import NUMBER_WORDS, Quantity
 from citecheck.quantities import quantities_in, stated_quantities
 from citecheck.text import normalize
 
-__all__ = ["claim_conflicts", "denies"]
+__all__ = ["claim_conflicts", "denied_before", "denies"]
 
 _CLAUSE_END = re.compile(
     r"[,;:.!?()\[\]]|\b(?:but|whereas|while|although|though|however|yet|except|unlike)\b"
@@ -167,6 +167,21 @@ def denies(text: str, *, or_qualifies: bool = False) -> bool:
     return or_qualifies and bool(words & _QUALIFIERS)
 
 
+def denied_before(before: str) -> str | None:
+    """The negation that the text just before a quotation ends on, which so applies to the
+    quotation's first words ("No | patients recovered", "did not | approve the budget"):
+    only stop words and auxiliaries may stand between it and the quotation."""
+    clauses = _clauses(normalize(before))
+    words = clauses[-1] if clauses and not before.rstrip().endswith(_CLAUSE_MARKS) else []
+    for word in reversed(words):
+        if word in _DENIALS:
+            return word
+        if _content(word):
+            return None
+    return None
+
+
+_CLAUSE_MARKS = tuple(",;:.!?()[]")
 _DENIALS = NEGATIONS | _NEGATIVE_WORDS | _FAIL
 _QUALIFIERS = _UNIVERSAL | _COUNT_WORDS
 

@@ -40,7 +40,7 @@ from citecheck.support_model import FITTED_SUPPORT_MODEL, SupportModel
 
 if TYPE_CHECKING:
     from citecheck.corpus import Corpus
-from citecheck.guard import claim_conflicts, denies
+from citecheck.guard import claim_conflicts, denied_before, denies
 from citecheck.syntax.extract import extract_text
 from citecheck.text import normalize
 
@@ -644,13 +644,16 @@ def _in_context(
     before = before[ends[-1].end() :] if ends else before
     first = _SENTENCE_END.search(after)
     after = after[: first.start() + 1] if first else after
+    if quoted:  # a verbatim piece: only a negation that leads into it reverses it
+        negation = denied_before(before)
+        if negation is None:
+            return ()
+        return (f"the source has the negation {negation!r} right before the quote",)
     # A claim may also frame what it says with words its word check forgave ("Non-", "All").
-    framed = not quoted and denies(query, or_qualifies=True)
-    if not (framed or denies(before) or denies(after)):
+    if not (denies(query, or_qualifies=True) or denies(before) or denies(after)):
         return ()
-    # A quotation stands as its own words (slips forgiven), a claim as the passage it matched.
-    passage = query if quoted else evidence.text
-    return tuple(claim_conflicts(query, passage, before + passage + after, quotation=quoted))
+    passage = evidence.text
+    return tuple(claim_conflicts(query, passage, before + passage + after))
 
 
 def _places(
