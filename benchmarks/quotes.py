@@ -542,7 +542,9 @@ def run_marker(quotes: list[str], cited: list[str], docs: dict[str, str]) -> Run
     seconds = time.perf_counter() - began
     predictions = []
     for found in results:
-        result = found[0] if len(found) == 1 else None
+        # The quote's own text may hold what reads as a citation ("Warsaw (1939)"): the
+        # result that counts is the one of the marker the benchmark put after it.
+        result = next((r for r in reversed(found) if r.citation.syntax == "tip"), None)
         evidence = result.evidence[0] if result is not None and result.evidence else None
         predictions.append(
             Prediction(

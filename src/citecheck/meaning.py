@@ -15,6 +15,7 @@ from citecheck.numbers import (
     NUMBER_WORDS,
     PERIODS,
     SCALE_WORDS,
+    number_list,
     numbers_with_offsets,
     quantities_at,
     spelled_numbers,
@@ -128,6 +129,12 @@ def meaning_differences(
     # Every helper below reads normalised text; normalise each input once.
     text, source, before, after = (normalize(t) for t in (text, source, before, after))
     our_words, their_words = comparable_words(text), comparable_words(source)
+    if (
+        our_words == their_words
+        and _SIGNS.findall(text) == _SIGNS.findall(source)
+        and number_list(text) == number_list(source)
+    ):
+        return []  # the same words, numbers and signs: only punctuation or spacing differ
     differences = []
     ours, theirs = negation_counts(text), negation_counts(source)
     for word in sorted((theirs - ours).keys()):
@@ -388,6 +395,8 @@ _LOOK_ALIKE_RUNS = tuple(
 def fold_letters(word: str) -> str:
     """``word`` with its accents dropped and each letter that OCR confuses with another
     folded to one form: "c1ass" and "class" fold alike."""
+    if word.isascii():
+        return word.translate(_LOOK_ALIKE_LETTERS)
     bare = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
     return bare.translate(_LOOK_ALIKE_LETTERS)
 
@@ -569,6 +578,7 @@ def _skipped_at_edge(
     return False
 
 
+@lru_cache(maxsize=65536)
 def _key(word: str) -> str:
     """A word as the word alignment compares it: its letters folded as OCR confuses them, but
     a unit as written ("ml" and "mi" are other units, not a slip)."""

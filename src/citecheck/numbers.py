@@ -144,10 +144,19 @@ def _number(written: str) -> str:
     return _THOUSANDS.sub("", written).replace(",", ".")
 
 
+_LETTERS = re.compile(r"[a-z]+")
+_SPELLED_WORDS = (
+    frozenset(_VALUES) | frozenset(_FRACTIONS) | frozenset(_SCALES) | frozenset(PERIODS)
+)
+"""A word every match of :data:`_SPELLED_NUMBER` holds."""
+
+
 def spelled_numbers(normalized: str) -> list[tuple[int, int, str]]:
     """Numbers in English words in ``normalized`` (lower-case) text, with their spans: "ten",
     "twenty-one", "two hundred", "the third" (3), "a dozen", "twice". A lone "one" is no
     number. "A decade" stands for "10" (years: :func:`quantities_at` reads the unit)."""
+    if _SPELLED_WORDS.isdisjoint(_LETTERS.findall(normalized)):
+        return []  # the common case, settled without the long pattern
     found = []
     for match in _SPELLED_NUMBER.finditer(normalized):
         value = _spelled_value(match)
