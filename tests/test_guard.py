@@ -212,6 +212,11 @@ def test_paraphrases_that_keep_the_facts_pass_the_guard(claim: str, passage: str
         ("Doses of 5 mg were given", "Doses of 5 g were given.", "5 mg"),
         ("It cost $5 billion", "It cost $5 million.", "5 billion"),
         ("All patients recovered", "Some patients recovered.", "all"),
+        (  # "non-indexed" elsewhere in the claim does not stand for the source's "not indexed"
+            "The deep web is indexed by standard search engines and includes non-indexed sites",
+            "Its contents are not indexed by standard web search engines.",
+            "not",
+        ),
     ],
 )
 def test_changes_a_paraphrase_may_not_make(claim: str, passage: str, named: str) -> None:

@@ -554,3 +554,25 @@ def test_no_marker_of_a_draft_is_skipped_in_silence() -> None:
         "'[Smith 2020]'",
         "'@nobody'",
     ]
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        "score was not Planet of Giants (1964)",  # a negation added before the inner year
+        "score was Planet of Giants (1965)",  # a number changed before it
+    ],
+)
+def test_a_quotation_holding_a_name_and_a_year_is_checked_whole(changed: str) -> None:
+    """``Giants (1964)`` and ``Nimon (1979)`` read as author–year citations; inside the
+    quotation that ``[[tv]]`` cites, they are quoted text, so the change before them is seen."""
+    source = (
+        "Simpson's first score was Planet of Giants (1964) and he went on to write music, "
+        "ending with The Horns of Nimon (1979). He also made a cameo appearance."
+    )
+    quote = source.replace("score was Planet of Giants (1964)", changed)
+    report = verify(f'The notes say "{quote}" [[tv]]', {"tv": source})
+    (result,) = report.results
+    assert result.citation.excerpt == quote
+    assert result.status is Status.PARTIAL, result.reason
+    assert any("stands inside the quotation" in warning for warning in report.warnings)

@@ -25,6 +25,8 @@ check, while a false claim wrongly verified is the one error a verifier must not
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+from itertools import pairwise
 
 from citecheck.meaning import (
     NEGATIONS,
@@ -223,8 +225,9 @@ def _negation_conflicts(
                     "the source does not"
                 )
     for (negation, first, targets), clause in theirs:
-        about = targets & claim_stems or (not scoped and _bears_on(clause, claim_stems))
-        if about and not any(_same_scope((first, targets), (f, t)) for _, f, t in ours):
+        about = set(targets) & claim_stems or (not scoped and _bears_on(clause, claim_stems))
+        excused = any(_same_scope((first, targets), (f, t)) for _, f, t in ours)
+        if about and (not excused or (not scoped and _affirmed(targets, claim))):
             conflicts.append(
                 f"the source has the negation {negation!r} ({_said(targets, source)}), which "
                 "the claim does not"
@@ -232,10 +235,19 @@ def _negation_conflicts(
     return list(dict.fromkeys(conflicts))
 
 
-def _scopes(clause: list[str]) -> list[tuple[str, str, set[str]]]:
+def _scopes(clause: list[str]) -> list[tuple[str, str, tuple[str, ...]]]:
     """Each negation of a clause, with the stem of the first content word it applies to and
-    the stems of the first few ("not only" adds, and is no negation)."""
-    scopes = []
+    the stems of the first few, in order ("not only" adds, and is no negation)."""
+    return [
+        (clause[index], following[0] if following else "", following)
+        for index, following in _negated(clause)
+    ]
+
+
+def _negated(clause: list[str]) -> list[tuple[int, tuple[str, ...]]]:
+    """Where each negation of a clause stands, and the stems of the content words it
+    applies to."""
+    found = []
     for index, word in enumerate(clause):
         after = clause[index + 1 : index + 2]
         negates = (
@@ -245,18 +257,38 @@ def _scopes(clause: list[str]) -> list[tuple[str, str, set[str]]]:
         )
         if negates:
             following = [_stem(w) for w in clause[index + 1 :] if _content(w)][:_SCOPE]
-            scopes.append((word, following[0] if following else "", set(following)))
-    return scopes
+            found.append((index, tuple(following)))
+    return found
 
 
-def _same_scope(ours: tuple[str, set[str]], theirs: tuple[str, set[str]]) -> bool:
+def _affirmed(targets: tuple[str, ...], claim: list[list[str]]) -> bool:
+    """Whether the claim says the words a source negation applies to, in order and with no
+    negation of its own on them: "is indexed by standard search engines" against "not indexed
+    by standard search engines", even where the claim denies "indexed" elsewhere ("includes
+    non-indexed websites"), which would otherwise pass for the source's negation."""
+    if len(targets) < _SCOPE:
+        return False
+    for clause in claim:
+        negated = set()
+        for index, following in _negated(clause):
+            content = [i for i, w in enumerate(clause) if i > index and _content(w)]
+            negated.update(content[: len(following)])
+        content = [i for i, w in enumerate(clause) if _content(w)]
+        for here, there in pairwise(content):
+            pair = (_stem(clause[here]), _stem(clause[there]))
+            if pair == targets[:_SCOPE] and here not in negated:
+                return True
+    return False
+
+
+def _same_scope(ours: tuple[str, tuple[str, ...]], theirs: tuple[str, tuple[str, ...]]) -> bool:
     """Whether two negations negate the same thing: the first word either negates is among
     the words the other negates ("not significantly reduce" and "did not reduce")."""
     (first, targets), (their_first, their_targets) = ours, theirs
     return bool(first and first in their_targets) or bool(their_first and their_first in targets)
 
 
-def _said(stems: set[str], clauses: list[list[str]]) -> str:
+def _said(stems: Collection[str], clauses: list[list[str]]) -> str:
     """The words of ``clauses`` whose stems are ``stems``, as a short phrase."""
     words = dict.fromkeys(w for clause in clauses for w in clause if _stem(w) in stems)
     return " ".join(list(words)[:_SCOPE]) or "nothing said"

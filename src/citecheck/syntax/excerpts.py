@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from citecheck.model import Marker, Span
 from citecheck.text import sentence_spans
 
-__all__ = ["Attachment", "attach"]
+__all__ = ["Attachment", "attach", "quoted_markers"]
 
 _OPENERS = {'"': '"', "\u201d": "\u201c\u201e", "\u201c": "\u201e", "\u00bb": "\u00ab"}
 """Closing quote mark → the opening marks that pair with it."""
@@ -127,6 +127,38 @@ def _after(
         excerpt_span = Span(quotation.start(group), quotation.end(group))
         return Attachment(quotation.group(group), claim, excerpt_span)
     return Attachment(None, claim, Span(start, end))
+
+
+def quoted_markers(text: str, markers: Sequence[Marker]) -> dict[int, int]:
+    """The markers that stand inside a quotation a later marker cites: index → that marker's.
+
+    ``"… The Horns of Nimon (1979). He also …" [1]`` quotes a text that holds what reads as an
+    author–year citation; a quoted paper's ``[12]`` is its own reference, not the writer's.
+    Read as citations, they would cut the quotation in two, and ``[1]`` would vouch only for
+    the words after the last of them: a changed word before it would go unchecked. The
+    quotation must open where a quotation opens, and a straight ``"`` must be an opening one
+    (an even number of them before it in its paragraph), so a stray mark swallows nothing.
+    """
+    inside: dict[int, int] = {}
+    for index, marker in enumerate(markers):
+        if index == 0:
+            continue
+        quoted = _quotation(text, 0, marker.span.start)
+        if quoted is None or markers[index - 1].span.start < quoted.start:
+            continue
+        opening = quoted.start - 1
+        if not _opens(text, opening):
+            continue
+        if text[opening] == '"':
+            blank = list(_BLANK_LINE.finditer(text, 0, opening))
+            paragraph = blank[-1].end() if blank else 0
+            if text.count('"', paragraph, opening) % 2:
+                continue
+        for earlier in range(index - 1, -1, -1):
+            if markers[earlier].span.start < quoted.start:
+                break
+            inside[earlier] = index
+    return inside
 
 
 def _blank_out(text: str, markers: Sequence[Marker]) -> str:

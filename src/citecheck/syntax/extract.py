@@ -4,8 +4,11 @@ Syntaxes only find markers; this module decides which marker wins where two synt
 same characters (``[[1]]`` is one TIP marker, never also numeric ``[1]``), leaves out the
 text's reference list (it is read, not checked), turns malformed markers, unparseable locators
 and marker-like text that no syntax read into warnings instead of exceptions, and attaches
-excerpts and claims. Bad input yields warnings, never a crash: one broken marker must not sink
-a batch. Every warning about a place in the text names it as ``at characters START-END``.
+excerpts and claims. A marker inside a quotation that a later marker cites is quoted text
+(a quoted paper's ``[12]``, a title's year read as ``Nimon (1979)``): it is left out with a
+warning, so it cannot cut the quotation in two. Bad input yields warnings, never a crash: one
+broken marker must not sink a batch. Every warning about a place in the text names it as
+``at characters START-END``.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from citecheck.errors import InputError, LocationError
 from citecheck.model import Citation, Marker, Reference, Span
 from citecheck.protocols import CitationSyntax
 from citecheck.syntax._locators import read_locator
-from citecheck.syntax.excerpts import Attachment, attach
+from citecheck.syntax.excerpts import Attachment, attach, quoted_markers
 from citecheck.syntax.lookalikes import find_lookalikes
 from citecheck.syntax.reference_list import ReferenceList, find_reference_list
 
@@ -88,6 +91,14 @@ def extract_text(
         and not _covered(markers, starts, lookalike.span)
     ]
     valid = [marker for marker in markers if marker.error is None and marker.references]
+    quoted = quoted_markers(text, valid)
+    warnings += [
+        f"{valid[index].raw!r} at characters {_where(valid[index].span)} stands inside the "
+        f"quotation that {valid[citer].raw!r} at characters {_where(valid[citer].span)} "
+        "cites: read as part of the quoted text, not as a citation."
+        for index, citer in sorted(quoted.items())
+    ]
+    valid = [marker for index, marker in enumerate(valid) if index not in quoted]
     citations: list[Citation] = []
     for marker, attachment in zip(valid, attach(text, valid), strict=True):
         for reference in marker.references:
