@@ -381,3 +381,17 @@ def test_a_reused_locator_answers_each_batch_as_a_fresh_one_would() -> None:
     sentence = edited[2].text[start : edited[2].text.index(".", start)]
     row = locator.run([sentence], edited).rows[0]  # new documents: a new index, not the old one
     assert (row.source_doc, row.span_text) == ("doc2", sentence)
+
+
+@pytest.mark.parametrize(
+    ("quote", "source"),
+    [
+        ("prices rose by 5%", "Later, prices rose by 5 points."),
+        ("the temperature was -5", "At night the temperature was 5 degrees."),
+        ("the temperature was 5.", "At night the temperature was -5 degrees."),
+    ],
+)
+def test_a_sign_or_minus_at_a_quotes_end_is_never_edge_punctuation(quote: str, source: str) -> None:
+    """Punctuation at a quote's ends is ignored, but a percent sign or a minus is meaning."""
+    (row,) = citecheck.verify_quotes([quote], {"d": source}).rows
+    assert row.status is Status.PARTIAL, row.reason

@@ -151,7 +151,9 @@ def meaning_differences(
     ours_written, theirs_written = _numbers(text), _numbers(source)
     their_numbers = [value for value, _ in theirs_written]
     if [value for value, _ in ours_written] != their_numbers:
-        ours_written = _numbers(_read_like(text, source))
+        read = _read_like(text, source)
+        if read != text:
+            ours_written = _numbers(read)
     our_numbers = [value for value, _ in ours_written]
     missing = Counter(their_numbers) - Counter(our_numbers)
     added = Counter(our_numbers) - Counter(their_numbers)

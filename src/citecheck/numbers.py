@@ -137,10 +137,14 @@ def number_list(text: str) -> list[str]:
 
 def numbers_with_offsets(text: str) -> list[tuple[int, int, str]]:
     """The numbers of :func:`number_list` with the span of ``text`` each one stands in."""
+    if not _DIGIT.search(text):
+        return []
     return [(m.start(), m.end(), _number(m.group())) for m in _NUMBER.finditer(text)]
 
 
 def _number(written: str) -> str:
+    if "," not in written:
+        return written
     return _THOUSANDS.sub("", written).replace(",", ".")
 
 
@@ -240,18 +244,28 @@ def quantities_at(normalized: str, numbers: list[tuple[int, int, str]]) -> list[
     return quantities
 
 
-_WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]*$")
 _WORD_AFTER = re.compile(r"[ \t]*([^\W\d_]+)")
 
 
 def _neighbours(text: str, start: int, end: int) -> tuple[str, str]:
     """The words right before ``start`` and right after ``end`` (letters only; "" if none)."""
-    before = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    low, stop = max(0, start - _REACH), start
+    while stop > low and text[stop - 1] in " \t":
+        stop -= 1
+    begin = stop
+    while begin > low and _letter(text[begin - 1]):
+        begin -= 1
     after = _WORD_AFTER.match(text, end)
-    return (
-        before[1].lower() if before is not None else "",
-        after[1].lower() if after is not None else "",
-    )
+    return text[begin:stop].lower(), after[1].lower() if after is not None else ""
+
+
+_REACH = 40
+"""How far back the word before a number is looked for, spaces included."""
+
+
+def _letter(character: str) -> bool:
+    """What ``[^\\W\\d_]`` matches: a letter (a character of a word, not a digit or "_")."""
+    return character.isalnum() and not character.isdecimal() and character != "_"
 
 
 def unit_named(word: str) -> str | None:

@@ -374,9 +374,15 @@ def _confidence(status: Status, ratio: float) -> float:
 
 
 def _verbatim(quote: str, piece: _Piece) -> bool:
-    """Whether the passage is the quote itself, after normalisation. A ratio of 100 % says
-    only that the quote aligns in full: "eine" aligns in full inside "keine"."""
-    return normalize(piece.document.text[piece.start : piece.end]) == normalize(quote)
+    """Whether the passage is the quote itself, after normalisation and but for the
+    punctuation at its ends, which a match never holds (a quote's closing full stop). A ratio
+    of 100 % says only that the quote aligns in full: "eine" aligns in full inside "keine"."""
+    passage = normalize(piece.document.text[piece.start : piece.end])
+    return passage.strip(_EDGE_MARKS) == normalize(quote).strip(_EDGE_MARKS)
+
+
+_EDGE_MARKS = " \t\n.,;:!?()[]\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e\u2026"
+"""Punctuation at a quote's ends that says nothing: never a sign or a minus."""
 
 
 def _where(piece: _Piece) -> str:
