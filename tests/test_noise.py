@@ -4,6 +4,7 @@ unmade is still a change."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
 
 import pytest
@@ -133,3 +134,38 @@ def test_whitespace_of_any_kind_inside_a_cited_quote_is_noise(
     [result] = citecheck.verify(f'"{quote}" [[doc]]', {"doc": SOURCE}).results
     assert result.status is Status.VERIFIED, (quote, result.reason)
     assert result.citation.excerpt is not None
+
+
+PARAGRAPH = (
+    "Polonia's home venue is located at Konwiktorska Street, a ten-minute walk north from "
+    "the Old Town. Polonia was relegated from the country's top flight in 2013 because of "
+    "their disastrous financial situation. They are now playing in the 4th league."
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "dropped"),
+    [
+        (
+            "Polonia was relegated from the country's top flight in 2013 because of their "
+            "disastrous situation.",
+            "financial",
+        ),
+        (
+            "Polonia relegated from the country's top flight in 2013 because of their "
+            "disastrous financial situation.",
+            "was",
+        ),
+    ],
+)
+def test_a_word_dropped_next_to_a_quotes_end_is_named(quote: str, dropped: str) -> None:
+    """The passage found for such a quote ends (starts) at the word before the one it left
+    out: the quote's last (first) word stands just outside it. The word is still inside the
+    quotation, and leaving it out is a change."""
+    [result] = citecheck.verify(f'"{quote}" [[doc]]', {"doc": PARAGRAPH}).results
+    assert result.status is Status.PARTIAL, result.reason
+    assert f"leaves out {dropped!r}" in result.reason
+    if importlib.util.find_spec("bm25s") is not None:
+        [row] = citecheck.verify_quotes([quote], {"doc": PARAGRAPH}).rows
+        assert row.status is Status.PARTIAL, row.reason
+        assert f"leaves out {dropped!r}" in row.reason

@@ -518,6 +518,11 @@ def test_adjacent_markers_share_excerpt() -> None:
         ('The report says "it   rains",  [[ctx-1]]', "it   rains"),
         ('The report says "it rains": [[ctx-1]]', "it rains"),
         ('"it rains" [[ctx-1]]', "it rains"),
+        (  # an inner German „…" closed already does not open the quotation “…” ends
+            '\u201cEine \u201eCash Card" zum Kauf von \u201eWaren" sei es.\u201d [[ctx-1]]',
+            'Eine \u201eCash Card" zum Kauf von \u201eWaren" sei es.',
+        ),
+        ("Polski \u201ea\u201d b \u201ec\u201d [[ctx-1]]", "c"),
     ],
 )
 def test_quoted_excerpt(text: str, excerpt: str) -> None:

@@ -529,7 +529,14 @@ def _word_changes(
         # Source words that a quotation skips between words it shares with the text before or
         # after the passage are inside the quotation all the same, whatever the passage's
         # estimated edges: "A merchant" against "a greedy merchant" leaves out "greedy".
-        interior = omissions and a == b and _skipped_at_edge(ours_all, theirs_all, a, c, d, passage)
+        interior = (
+            omissions
+            and a == b
+            and (
+                _skipped_at_edge(ours_all, theirs_all, a, c, d, passage)
+                or _skipped_between(ours_all, theirs_all, a, c, d)
+            )
+        )
         inside = (
             theirs_all[c:d] if interior else theirs_all[max(c, passage[0]) : min(d, passage[1])]
         )
@@ -578,6 +585,21 @@ def _skipped_at_edge(
         rest = len(ours) - at
         return ours[at:] == theirs[end : end + rest]
     return False
+
+
+def _skipped_between(ours: list[str], theirs: list[str], at: int, start: int, end: int) -> bool:
+    """Whether the source words ``theirs[start:end]``, which the text skips at its word
+    ``at``, stand between two words the text has on either side of the skip: inside the
+    quotation, even where they are the passage's first or last words ("their disastrous
+    situation" against "their disastrous financial | situation", the passage cut short by
+    the word the quote left out)."""
+    return (
+        0 < at < len(ours)
+        and start > 0
+        and end < len(theirs)
+        and _key(ours[at - 1]) == _key(theirs[start - 1])
+        and _key(ours[at]) == _key(theirs[end])
+    )
 
 
 @lru_cache(maxsize=65536)

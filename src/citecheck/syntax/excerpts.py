@@ -199,7 +199,12 @@ def _quotation(text: str, low: int, marker_start: int) -> Span | None:
     close -= 1
     if close <= low or text[close] not in _OPENERS:
         return None
-    open_ = max(text.rfind(mark, low, close) for mark in _OPENERS[text[close]])
+    limit = close
+    while True:
+        open_ = max(text.rfind(mark, low, limit) for mark in _OPENERS[text[close]])
+        if open_ < 0 or not _closed_before(text, open_, close):
+            break
+        limit = open_  # closed already ('„Cash Card" vor, … konnte.”'): an earlier one opens
     if open_ < 0 or open_ + 1 == close:
         return None
     if _BLANK_LINE.search(text, open_, close) and not _opens(text, open_):
@@ -207,6 +212,18 @@ def _quotation(text: str, low: int, marker_start: int) -> Span | None:
     if text[close] == '"' and (text[open_ + 1].isspace() or text[close - 1].isspace()):
         return None  # '" a b "' pairs a closing quote with an opening one
     return Span(open_ + 1, close)
+
+
+_CLOSERS = {"\u201e": '\u201c"', "\u201c": "\u201d", "\u00ab": "\u00bb"}
+"""Opening mark → the marks that close it when it opens a quotation of its own: German „…“
+(or „…" as typed), English “…”, French «…»."""
+
+
+def _closed_before(text: str, at: int, close: int) -> bool:
+    """Whether the opening mark at ``at`` is closed before ``close`` by a mark of its own
+    convention: then it opens a quotation inside, not the one that ends at ``close``."""
+    closers = _CLOSERS.get(text[at], "")
+    return any(text.find(mark, at + 1, close) != -1 for mark in closers)
 
 
 def _opens(text: str, at: int) -> bool:
