@@ -169,3 +169,26 @@ def test_a_word_dropped_next_to_a_quotes_end_is_named(quote: str, dropped: str) 
         [row] = citecheck.verify_quotes([quote], {"doc": PARAGRAPH}).rows
         assert row.status is Status.PARTIAL, row.reason
         assert f"leaves out {dropped!r}" in row.reason
+
+
+@pytest.mark.parametrize(
+    ("quote", "source"),
+    [
+        (
+            "Acht Jahre spater gab es 2.818 Mariaviten (0,4%).",
+            "Damals. Acht Jahre später gab es 2.818 Mariaviten (0,4%). Danach kam der Krieg.",
+        ),
+        (
+            "It cost $5 rnillion.",
+            "The report said it cost $5 million. Nobody objected.",
+        ),
+    ],
+)
+def test_a_sign_at_a_quotes_edge_is_part_of_its_passage(quote: str, source: str) -> None:
+    """A passage ends and starts on words, but a percent or currency sign beside its edge word
+    is part of it: without it, the slipped quote would read as one that adds the sign."""
+    [result] = citecheck.verify(f'"{quote}" [[doc]]', {"doc": source}).results
+    assert result.status is Status.VERIFIED, result.reason
+    evidence = result.evidence[0]
+    assert evidence.text.strip(").").endswith(("%", "million"))
+    assert "%" in evidence.text or "$" in evidence.text

@@ -161,7 +161,29 @@ def _snap_to_words(
         if not ends:
             return 0.0, start, end
         best_end = max(ends, key=lambda b: (fuzz.ratio(tail, haystack[max(0, b - k) : b]), b))
+    best_start, best_end = _with_signs(target, haystack, best_start, best_end)
     return fuzz.ratio(target, haystack[best_start:best_end]), best_start, best_end
+
+
+_SIGNS = "<>≤≥±‰%$€£¥"
+"""Signs that carry meaning (:mod:`citecheck.meaning` compares them), never word characters."""
+
+
+def _with_signs(target: str, haystack: str, start: int, end: int) -> tuple[int, int]:
+    """The passage grown over the signs just outside its word edges that the target has at
+    its own edges: "(0,4%)" ends on "4" as words go, and a passage without its "%" would
+    read as a quote that adds one."""
+    after = end
+    while after < len(haystack) and haystack[after] in _SIGNS:
+        after += 1
+    if after > end and target.endswith(haystack[end:after]):
+        end = after
+    before = start
+    while before > 0 and haystack[before - 1] in _SIGNS:
+        before -= 1
+    if before < start and target.startswith(haystack[before:start]):
+        start = before
+    return start, end
 
 
 def _boundaries(pattern: re.Pattern[str], text: str, around: int, slack: int) -> list[int]:
