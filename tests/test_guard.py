@@ -197,6 +197,8 @@ def test_claim_conflicts_name_the_change(pair: Pair) -> None:
         ("Mortality was not reduced by the drug", "The drug did not reduce mortality."),
         ("The drug reduced mortality", "The drug reduced mortality, but it did not affect sleep."),
         ("Most farms switched to wheat", "Most farms in the district switched to wheat."),
+        ("The drug did not fail to reduce mortality", "The drug reduced mortality."),
+        ("The island is not lacking fresh water", "The island has fresh water."),
     ],
 )
 def test_paraphrases_that_keep_the_facts_pass_the_guard(claim: str, passage: str) -> None:
@@ -217,6 +219,14 @@ def test_paraphrases_that_keep_the_facts_pass_the_guard(claim: str, passage: str
             "Its contents are not indexed by standard web search engines.",
             "not",
         ),
+        ("Spence is not 21", "Spence is 21 years old.", "not"),  # a negation of a number
+        # two denials in a row affirm: "not barely" is no "barely"
+        (
+            "Harvard is not barely residential",
+            "Harvard is a barely residential university.",
+            "barely",
+        ),
+        ("Parents may not lack the resources", "Young parents lack the resources.", "lack"),
     ],
 )
 def test_changes_a_paraphrase_may_not_make(claim: str, passage: str, named: str) -> None:

@@ -245,20 +245,40 @@ def _scopes(clause: list[str]) -> list[tuple[str, str, tuple[str, ...]]]:
 
 
 def _negated(clause: list[str]) -> list[tuple[int, tuple[str, ...]]]:
-    """Where each negation of a clause stands, and the stems of the content words it
-    applies to."""
+    """Where each negation of a clause stands, and the stems of the words it applies to: its
+    next content words, or a number ("Spence is not 21"). Two denials in a row cancel ("may
+    not lack", "not barely", "did not fail to"): they affirm, and deny nothing."""
     found = []
-    for index, word in enumerate(clause):
-        after = clause[index + 1 : index + 2]
-        negates = (
-            (word in NEGATIONS and after not in _ADDITIVE)
-            or word in _NEGATIVE_WORDS
-            or (word in _FAIL and after == ["to"])
-        )
-        if negates:
-            following = [_stem(w) for w in clause[index + 1 :] if _content(w)][:_SCOPE]
-            found.append((index, tuple(following)))
+    index = 0
+    while index < len(clause):
+        if not _denies(clause, index):
+            index += 1
+            continue
+        if _denies(clause, index + 1):
+            index += 2
+            continue
+        following = [_stem(w) for w in clause[index + 1 :] if _scoped(w)]
+        found.append((index, tuple(following[:_SCOPE])))
+        index += 1
     return found
+
+
+def _scoped(word: str) -> bool:
+    """Whether a negation can apply to ``word``: a content word or a number."""
+    return _content(word) or word[:1].isdigit()
+
+
+def _denies(clause: list[str], index: int) -> bool:
+    """Whether ``clause[index]`` denies: a negation ("not only" adds), a negative word, or
+    "fail" before "to" ("heart failure" denies nothing)."""
+    if index >= len(clause):
+        return False
+    word, after = clause[index], clause[index + 1 : index + 2]
+    return (
+        (word in NEGATIONS and after not in _ADDITIVE)
+        or word in _NEGATIVE_WORDS
+        or (word in _FAIL and after == ["to"])
+    )
 
 
 def _affirmed(targets: tuple[str, ...], claim: list[list[str]]) -> bool:
@@ -269,11 +289,10 @@ def _affirmed(targets: tuple[str, ...], claim: list[list[str]]) -> bool:
     if len(targets) < _SCOPE:
         return False
     for clause in claim:
+        content = [i for i, w in enumerate(clause) if _scoped(w)]
         negated = set()
         for index, following in _negated(clause):
-            content = [i for i, w in enumerate(clause) if i > index and _content(w)]
-            negated.update(content[: len(following)])
-        content = [i for i, w in enumerate(clause) if _content(w)]
+            negated.update([i for i in content if i > index][: len(following)])
         for here, there in pairwise(content):
             pair = (_stem(clause[here]), _stem(clause[there]))
             if pair == targets[:_SCOPE] and here not in negated:
