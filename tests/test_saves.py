@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -355,3 +356,28 @@ def test_a_lone_surrogate_is_refused_at_upsert_and_the_last_save_stands(
     assert which(old, contents(build(backend, 1, count=20))) == 0  # nothing was written
     old.save(tmp_path)
     assert which(backend.load(tmp_path), contents(old)) == 0
+
+
+def test_saves_racing_into_one_directory_leave_one_whole_index(
+    backend: Any, tmp_path: Path
+) -> None:
+    """Each save removes files no manifest lists: two at once would remove each other's."""
+    old, new = build(backend, 1, count=50), build(backend, 2, count=50)
+    versions = contents(old), contents(new)
+    old.save(tmp_path)
+    errors: list[BaseException] = []
+
+    def save_often(index: Any) -> None:
+        try:
+            for _ in range(8):
+                index.save(tmp_path)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    savers = [threading.Thread(target=save_often, args=(index,)) for index in (old, new)]
+    for saver in savers:
+        saver.start()
+    for saver in savers:
+        saver.join()
+    assert errors == []
+    assert which(backend.load(tmp_path), *versions) in (0, 1)

@@ -8,6 +8,7 @@ previous index as it was (plus files no manifest lists, which load ignores and t
 removes), one that dies after it leaves the new index. Load checks every listed file against
 the manifest, so a truncated file, or one copied in from another save of the same shape, is a
 :class:`~citecheck.errors.SavedIndexError` naming it, never an index that mixes two saves.
+Saves into one directory take turns under a lock on it.
 
 Version 1 (citecheck before the manifest listed files) wrote ``records.jsonl`` and the vectors
 in place under fixed names, without checksums; such a directory still loads, unchecked, and the
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -52,21 +54,22 @@ def write_saved(
     generation = secrets.token_hex(8)
     writers = {RECORDS: _rows_writer(rows), **files}
     listed: dict[str, dict[str, Any]] = {}
-    try:
-        for name, fill in writers.items():
-            stem, suffix = name.split(".", 1)
-            saved_as = f"{stem}.{generation}.{suffix}"
-            written = write_new_file(path / saved_as, fill)
-            listed[name] = {"name": saved_as, "size": written.size, "sha256": written.sha256}
-        fsync_directory(path)
-    except BaseException:
-        for entry in listed.values():
-            with suppress(OSError):
-                (path / entry["name"]).unlink()
-        raise
-    body = {**manifest, "version": VERSION, "files": listed}
-    write_bytes_atomic(path / MANIFEST, json.dumps(body, indent=2).encode("utf-8"))
-    _remove_stale(path, listed)
+    with _one_save_at_a_time(path):
+        try:
+            for name, fill in writers.items():
+                stem, suffix = name.split(".", 1)
+                saved_as = f"{stem}.{generation}.{suffix}"
+                written = write_new_file(path / saved_as, fill)
+                listed[name] = {"name": saved_as, "size": written.size, "sha256": written.sha256}
+            fsync_directory(path)
+        except BaseException:
+            for entry in listed.values():
+                with suppress(OSError):
+                    (path / entry["name"]).unlink()
+            raise
+        body = {**manifest, "version": VERSION, "files": listed}
+        write_bytes_atomic(path / MANIFEST, json.dumps(body, indent=2).encode("utf-8"))
+        _remove_stale(path, listed)
 
 
 def read_saved(
@@ -111,6 +114,24 @@ def reading(path: Path) -> Iterator[None]:
         raise
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise SavedIndexError(f"{path}: malformed manifest or records ({exc!r})") from None
+
+
+@contextmanager
+def _one_save_at_a_time(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the directory while saving into it: two saves at once would
+    each remove the other's new files as stale before it commits. Where there are no POSIX
+    locks (Windows), saves are not serialised."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)
 
 
 def _rows_writer(rows: Iterable[dict[str, Any]]) -> Callable[[Sink], None]:
