@@ -50,7 +50,10 @@ def write_saved(
     ``files`` entry (a name such as ``vectors.npy`` and a function that writes its content) as a
     data file, then ``manifest`` with the version and the list of files, in one atomic rename.
     Files of earlier saves are removed afterwards."""
+    created = not path.exists()
     path.mkdir(parents=True, exist_ok=True)
+    if created:
+        fsync_directory(path.parent)
     generation = secrets.token_hex(8)
     writers = {RECORDS: _rows_writer(rows), **files}
     listed: dict[str, dict[str, Any]] = {}
