@@ -1,33 +1,115 @@
-"""Writing a file all at once: a reader (or a run that dies half way) sees the old file or the
-new one, never half of it."""
+"""Writing files so that a reader, or a run that dies half way, sees the old content or the new,
+never half of it: new content goes to a file no reader looks at yet, is flushed to the disk
+(``fsync``), and only then takes the place of the old one in a single :func:`os.replace`."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
+from collections.abc import Callable
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
-__all__ = ["write_text_atomic"]
+__all__ = [
+    "Sink",
+    "Written",
+    "fsync_directory",
+    "write_bytes_atomic",
+    "write_new_file",
+    "write_text_atomic",
+]
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder, moved
-    into place with :func:`os.replace`. The new file gets the old one's permissions, or those a
-    new file gets under the current umask."""
+    """Write ``text`` (UTF-8) to ``path`` with :func:`write_bytes_atomic`. Text that UTF-8
+    cannot encode (a lone surrogate) raises before anything is written."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, flushed to the
+    disk and moved into place with :func:`os.replace`, the folder flushed after it so that the
+    rename survives a power cut. The new file gets the old one's permissions, or those a new
+    file gets under the current umask."""
     target = Path(path)
     handle, temporary = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
     )
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
         os.chmod(temporary, _mode_for(target))
         os.replace(temporary, target)
     except BaseException:
         with suppress(OSError):
             os.unlink(temporary)
         raise
+    fsync_directory(target.parent)
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What a file holds once written: its size in bytes and its SHA-256 (hex), for a reader to
+    check that it reads the very file the writer wrote."""
+
+    size: int
+    sha256: str
+
+
+class Sink:
+    """A binary stream that counts and hashes what passes through it on its way to a file, so
+    that writing a large file costs one pass, not a second one to read it back."""
+
+    __slots__ = ("_digest", "_stream", "size")
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._digest = hashlib.sha256()
+        self.size = 0
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        written = self._stream.write(data)
+        self._digest.update(data)
+        self.size += memoryview(data).nbytes
+        return written
+
+    def written(self) -> Written:
+        return Written(self.size, self._digest.hexdigest())
+
+
+def write_new_file(path: str | os.PathLike[str], fill: Callable[[Sink], None]) -> Written:
+    """Create ``path``, which must not exist yet (a name of its own, so nothing is overwritten),
+    let ``fill`` write the content into a :class:`Sink`, and flush it to the disk. When ``fill``
+    or the disk fails, the file is removed and the error raised."""
+    target = Path(path)
+    try:
+        with target.open("xb") as stream:
+            sink = Sink(stream)
+            fill(sink)
+            stream.flush()
+            os.fsync(stream.fileno())
+    except BaseException:
+        with suppress(OSError):
+            target.unlink()
+        raise
+    return sink.written()
+
+
+def fsync_directory(path: str | os.PathLike[str]) -> None:
+    """Flush ``path``'s entries (files created, renamed or removed in it) to the disk. A no-op
+    where folders cannot be opened (Windows, whose file system journals renames itself)."""
+    if not hasattr(os, "O_DIRECTORY"):  # pragma: no cover - not POSIX
+        return
+    handle = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
 
 
 def _mode_for(target: Path) -> int:

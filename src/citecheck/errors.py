@@ -12,6 +12,7 @@ against ``ValueError`` or ``ImportError`` keeps working::
     │   ├── StructureMapError               a structure map (or its file) that is malformed
     │   ├── ConfigError                     an unknown or invalid option
     │   ├── RecordError                     an index record (id, vector, metadata) that is malformed
+    │   ├── SavedIndexError                 a saved index with a file missing, changed or swapped
     │   └── FilterError                     a metadata filter that is malformed
     ├── UnknownBackendError (LookupError)   no backend registered under that name
     ├── MissingDependencyError (ImportError) an optional extra is not installed
@@ -35,6 +36,7 @@ __all__ = [
     "LocationKindError",
     "MissingDependencyError",
     "RecordError",
+    "SavedIndexError",
     "SourceError",
     "StructureMapError",
     "UnknownBackendError",
@@ -74,6 +76,12 @@ class ConfigError(InputError):
 class RecordError(InputError):
     """An index record is malformed: an id that is not a non-empty string, a vector of the wrong
     dimension or with no direction, metadata that is null, nested or of another type."""
+
+
+class SavedIndexError(InputError):
+    """A saved index cannot be loaded as it was saved: its manifest is of another format or
+    version, or a file it lists is missing, truncated, changed or swapped in from another save
+    (its size or SHA-256 differs from the manifest's). The message names the file."""
 
 
 class FilterError(InputError):

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citecheck.errors import ConfigError, InputError, MissingDependencyError
+from citecheck.errors import ConfigError, InputError, MissingDependencyError, SavedIndexError
 from citecheck.indexes.filters import Filter, check_filter, matches
 from citecheck.indexes.records import (
     METRICS,
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 __all__ = ["FaissIndex"]
 
 _FORMAT = "citecheck-faiss-index"
-_FORMAT_VERSION = 1
+_VECTORS = "vectors.faiss"
 _COMPACT_SHARE = 0.25  # rebuild once this share of the stored vectors is dead
 _GRAPH_MIN_SHARE = 0.5  # the graph is trusted only when at least this share of records pass
 _CACHED_FILTERS = 16
@@ -79,7 +79,8 @@ class FaissIndex:
     Rebuilding after many deletes costs as much as building the graph again.
 
     ``save`` and ``load`` keep the index in a directory (``faiss.write_index`` for the vectors,
-    a JSON manifest, metadata as JSON lines; no pickle).
+    a JSON manifest with each file's size and SHA-256, metadata as JSON lines; no pickle), saved
+    atomically and checked on load (:mod:`citecheck.indexes.saved`).
     """
 
     name = "faiss"
@@ -334,14 +335,13 @@ class FaissIndex:
     # -- persistence --------------------------------------------------------------------------
 
     def save(self, directory: str | os.PathLike[str]) -> None:
-        """Write the index to ``directory`` (created if needed; files in it are replaced).
+        """Write the index to ``directory`` (created if needed), atomically: a save that fails
+        or is killed half way leaves the index saved there before as it was.
 
         Dead labels are kept as they are, so saving never rebuilds a graph.
         """
-        path = Path(directory)
-        path.mkdir(parents=True, exist_ok=True)
-        if self._flat is not None:
-            self._faiss.write_index(self._index, str(path / "vectors.faiss"))
+        faiss = self._faiss
+        index = self._index
         rows = (
             {
                 "id": rid,
@@ -354,7 +354,6 @@ class FaissIndex:
         )
         manifest = {
             "format": _FORMAT,
-            "version": _FORMAT_VERSION,
             "dimension": self.dimension,
             "metric": self.metric,
             "kind": "hnsw" if self.approximate else "flat",
@@ -362,14 +361,19 @@ class FaissIndex:
             "count": self.count(),
             "stored": len(self._ids),
         }
-        write_saved(path, manifest, rows)
+        files = {}
+        if self._flat is not None:
+            files[_VECTORS] = lambda sink: faiss.write_index(
+                index, faiss.PyCallbackIOWriter(sink.write)
+            )
+        write_saved(Path(directory), manifest, rows, files)
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str]) -> FaissIndex:
-        """The index saved in ``directory``; a missing, foreign or inconsistent file is an
-        :class:`~citecheck.errors.InputError`."""
+        """The index saved in ``directory``; a missing, changed, foreign or inconsistent file
+        is a :class:`~citecheck.errors.SavedIndexError` naming it."""
         path = Path(directory)
-        manifest, rows = read_saved(path, "FaissIndex", _FORMAT, _FORMAT_VERSION)
+        manifest, rows, files = read_saved(path, "FaissIndex", _FORMAT, (_VECTORS,))
         with reading(path):
             index = cls(
                 manifest["dimension"],
@@ -377,20 +381,24 @@ class FaissIndex:
                 approximate={"flat": False, "hnsw": True}[manifest["kind"]],
                 **manifest["parameters"],
             )
-            index._restore(path, manifest, rows)
+            index._restore(path, manifest, rows, files)
         return index
 
-    def _restore(self, path: Path, manifest: dict[str, Any], rows: list[Any]) -> None:
+    def _restore(
+        self, path: Path, manifest: dict[str, Any], rows: list[Any], files: dict[str, Path]
+    ) -> None:
         """Take over the saved vectors and records after checking they agree with the manifest."""
         import numpy as np
 
         stored = manifest["stored"]
         if len(rows) != manifest["count"] or not isinstance(stored, int) or stored < len(rows):
-            raise InputError(f"{path}: {len(rows)} records, the manifest says {manifest['count']}")
+            raise SavedIndexError(
+                f"{path}: {len(rows)} records, the manifest says {manifest['count']}"
+            )
         if self.dimension is not None:
-            self._adopt_vectors(path, stored)
+            self._adopt_vectors(files[_VECTORS], stored)
         elif stored:
-            raise InputError(f"{path}: {stored} vectors stored without a dimension")
+            raise SavedIndexError(f"{path}: {stored} vectors stored without a dimension")
         self._ids = [None] * stored
         self._metadata = [None] * stored
         self._scales = np.zeros(stored, dtype=np.float32)
@@ -398,23 +406,23 @@ class FaissIndex:
         for row in rows:
             label = row["label"]
             if not isinstance(label, int) or not 0 <= label < stored or self._live[label]:
-                raise InputError(f"{path}: record {row['id']!r} has a bad or repeated label")
+                raise SavedIndexError(f"{path}: record {row['id']!r} has a bad or repeated label")
             [rid] = check_ids([row["id"]])
             if rid in self._labels:
-                raise InputError(f"{path}: record {rid!r} is saved twice")
+                raise SavedIndexError(f"{path}: record {rid!r} is saved twice")
             self._ids[label] = rid
             self._metadata[label] = check_metadata(row["metadata"], f"{path}: record {rid!r}")
             self._scales[label] = row["scale"]
             self._live[label] = True
             self._labels[rid] = label
 
-    def _adopt_vectors(self, path: Path, stored: int) -> None:
-        """Read ``vectors.faiss`` in place of the empty structures, if it is what was saved."""
+    def _adopt_vectors(self, file: Path, stored: int) -> None:
+        """Read the saved vectors in place of the empty structures, if they are what was saved."""
         faiss = self._faiss
         try:
-            loaded = faiss.read_index(str(path / "vectors.faiss"))
+            loaded = faiss.read_index(str(file))
         except RuntimeError as exc:
-            raise InputError(f"{path}: cannot read vectors.faiss: {exc}") from None
+            raise SavedIndexError(f"{file}: cannot be read by FAISS: {exc}") from None
         expected = faiss.IndexHNSWFlat if self.approximate else faiss.IndexFlat
         agrees = (
             isinstance(loaded, expected)
@@ -428,6 +436,6 @@ class FaissIndex:
             )
         )
         if not agrees:
-            raise InputError(f"{path}: vectors.faiss does not match the manifest")
+            raise SavedIndexError(f"{file}: the vectors do not match the manifest")
         self._graph = loaded if self.approximate else None
         self._flat = faiss.downcast_index(loaded.storage) if self.approximate else loaded

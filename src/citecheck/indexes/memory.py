@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citecheck.errors import ConfigError, InputError, RecordError
+from citecheck.errors import ConfigError, InputError, SavedIndexError
 from citecheck.indexes.filters import Filter, check_filter, matches
 from citecheck.indexes.records import (
     METRICS,
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["MemoryIndex"]
 
 _FORMAT = "citecheck-memory-index"
-_FORMAT_VERSION = 1
+_VECTORS = "vectors.npy"
 
 
 class MemoryIndex:
@@ -43,7 +43,8 @@ class MemoryIndex:
 
     ``metric`` is ``"cosine"`` (scores in [-1, 1]) or ``"dotproduct"``; ``dimension`` is fixed
     by the first upsert when not given. ``save`` and ``load`` keep it in a directory (a JSON
-    manifest, the vectors as ``.npy``, the metadata as JSON lines; no pickle).
+    manifest with each file's size and SHA-256, the vectors as ``.npy``, the metadata as JSON
+    lines; no pickle), saved atomically and checked on load (:mod:`citecheck.indexes.saved`).
     """
 
     name = "memory"
@@ -163,40 +164,40 @@ class MemoryIndex:
         return len(self._ids)
 
     def save(self, directory: str | os.PathLike[str]) -> None:
-        """Write the index to ``directory`` (created if needed; files in it are replaced)."""
+        """Write the index to ``directory`` (created if needed), atomically: a save that fails
+        or is killed half way leaves the index saved there before as it was."""
         import numpy as np
 
-        path = Path(directory)
-        path.mkdir(parents=True, exist_ok=True)
-        with (path / "vectors.npy").open("wb") as handle:
-            np.save(handle, self._vectors, allow_pickle=False)
+        vectors = self._vectors
         rows = (
             {"id": rid, "metadata": meta}
             for rid, meta in zip(self._ids, self._metadata, strict=True)
         )
         manifest = {
             "format": _FORMAT,
-            "version": _FORMAT_VERSION,
             "dimension": self.dimension,
             "metric": self.metric,
             "count": self.count(),
         }
-        write_saved(path, manifest, rows)
+        write_saved(
+            Path(directory),
+            manifest,
+            rows,
+            {_VECTORS: lambda sink: np.save(sink, vectors, allow_pickle=False)},
+        )
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str]) -> MemoryIndex:
-        """The index saved in ``directory``; a missing or inconsistent file is an error."""
+        """The index saved in ``directory``; a missing, changed or inconsistent file is a
+        :class:`~citecheck.errors.SavedIndexError` naming it."""
         import numpy as np
 
         path = Path(directory)
-        manifest, rows = read_saved(path, "MemoryIndex", _FORMAT, _FORMAT_VERSION)
-        try:
-            vectors = np.load(path / "vectors.npy", allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise InputError(f"{path} does not hold a saved MemoryIndex: {exc}") from None
-        if len(rows) != len(vectors) or len(rows) != manifest.get("count"):
-            raise RecordError(f"{path}: {len(rows)} records for {len(vectors)} vectors")
+        manifest, rows, files = read_saved(path, "MemoryIndex", _FORMAT, (_VECTORS,))
         with reading(path):
+            vectors = np.load(files[_VECTORS], allow_pickle=False)
+            if len(rows) != len(vectors) or len(rows) != manifest["count"]:
+                raise SavedIndexError(f"{path}: {len(rows)} records for {len(vectors)} vectors")
             index = cls(manifest["dimension"], manifest["metric"])
             pairs = zip(rows, vectors, strict=True)
             index.upsert((row["id"], vector, row["metadata"]) for row, vector in pairs)

@@ -55,14 +55,28 @@ class Hit:
 
 
 def check_ids(ids: Iterable[object], what: str = "id") -> list[str]:
-    """``ids`` as a list, each a non-empty string."""
+    """``ids`` as a list, each a non-empty string that UTF-8 can encode."""
     if isinstance(ids, str):
         raise RecordError(f"{what}s must be a list of strings, not one string {ids!r}")
     checked = list(ids)
     for value in checked:
         if not isinstance(value, str) or not value:
             raise RecordError(f"every {what} must be a non-empty string, got {value!r}")
+        _check_encodable(value, f"{what} {value!r}")
     return checked  # type: ignore[return-value]
+
+
+def _check_encodable(text: str, where: str) -> None:
+    """Refuse a string with a lone surrogate (half of a UTF-16 pair, as an escaped JSON string
+    or a bad decode leaves), which UTF-8 cannot encode: no saved file or service could store it,
+    and an index that took it would fail only later, half way through a save."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise RecordError(
+            f"{where}: a lone surrogate {text[exc.start]!r} at character {exc.start}, which "
+            "UTF-8 cannot encode"
+        ) from None
 
 
 def check_vector(vector: object, dimension: int | None, where: str) -> NDArray[np.float32]:
@@ -92,9 +106,13 @@ def check_metadata(metadata: object, where: str) -> dict[str, MetadataValue]:
     for key, value in metadata.items():
         if not isinstance(key, str) or not key:
             raise RecordError(f"{where}: metadata keys must be non-empty strings, got {key!r}")
+        _check_encodable(key, f"{where}: metadata key {key!r}")
         if value is None:
             raise RecordError(f"{where}: metadata {key!r} is null; leave the key out instead")
-        if isinstance(value, bool | str | int):
+        if isinstance(value, str):
+            _check_encodable(value, f"{where}: metadata {key!r}")
+            checked[key] = value
+        elif isinstance(value, bool | int):
             checked[key] = value
         elif isinstance(value, float):
             if not math.isfinite(value):
@@ -103,6 +121,8 @@ def check_metadata(metadata: object, where: str) -> dict[str, MetadataValue]:
         elif isinstance(value, list | tuple):
             if not all(isinstance(item, str) for item in value):
                 raise RecordError(f"{where}: metadata {key!r} must be a list of strings only")
+            for item in value:
+                _check_encodable(item, f"{where}: metadata {key!r}")
             checked[key] = list(value)
         else:
             raise RecordError(

@@ -226,6 +226,11 @@ class IndexConformance:
             Record("x", [1.0, 0.0, 0.0, 0.0], {"numbers": [1, 2]}),  # type: ignore[list-item]
             Record("", [1.0, 0.0, 0.0, 0.0], {}),
             Record(7, [1.0, 0.0, 0.0, 0.0], {}),  # type: ignore[arg-type]
+            # lone surrogates: no file or service can store them as UTF-8
+            Record("x\ud800", [1.0, 0.0, 0.0, 0.0], {}),
+            Record("x", [1.0, 0.0, 0.0, 0.0], {"title": "a\udc80b"}),
+            Record("x", [1.0, 0.0, 0.0, 0.0], {"tags": ["ok", "\udfff"]}),
+            Record("x", [1.0, 0.0, 0.0, 0.0], {"k\ud83d": "v"}),
         ],
     )
     def test_bad_records_write_nothing(self, index: Index, bad: Record) -> None:
