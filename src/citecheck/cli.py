@@ -401,10 +401,11 @@ def _records(args: argparse.Namespace) -> int:
         summary, failed_all = _write_records(checkpoint, target, config.citations_field)
         checkpoint.remove()
     except KeyboardInterrupt:
+        if checkpoint is not None:
+            checkpoint.close()
         if checkpoint is None or checkpoint.done == 0:
             print("citecheck: interrupted", file=sys.stderr)
         else:
-            checkpoint.close()
             print(
                 f"citecheck: interrupted after {checkpoint.done} of {len(checkpoint.records)} "
                 f"records, kept in {checkpoint.path}: run the same command with --resume to go on",
