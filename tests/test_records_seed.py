@@ -117,6 +117,7 @@ class Offline(HashingEmbedder):
     """Stands in for the sentence-transformers model, which the CLI builds from the config."""
 
     models: ClassVar[list[str]] = []
+    model = "loaded"  # the CLI loads the model before the first record
 
     def __init__(self, model_name: str, **options: Any) -> None:
         super().__init__(256)

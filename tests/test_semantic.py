@@ -326,7 +326,10 @@ def test_records_get_labels_and_keep_every_other_field() -> None:
     assert missing["validation_error"] == "'citation' must be a string, got missing"
     assert done[1]["validation_error"] == "'source_text' must be a string, got none"
     assert "must be a list" in done[2]["validation_error"]
-    assert done[3] == {"validation_error": "a record must be an object, got str"}
+    assert done[3] == {
+        "record": "not a record",
+        "validation_error": "a record must be an object, got str",
+    }, "a record that is not an object is kept in its place, wrapped and flagged"
     assert done[4]["validation_error"] == "citations[1] is not an object"
     assert done[4]["citations"][0]["validation_status"] == "too short"  # type: ignore[index]
 

@@ -4,10 +4,11 @@
 (or directories of them) and exits 0 when the report passes, 1 when it does not, 2 on bad input.
 ``citecheck quotes QUOTES SOURCE... -o review.xlsx`` locates every quote of a file in the sources
 and writes one row per quote (exit 0 when the run completes, 2 on bad input).
-``citecheck records [INPUT.json] [-o OUTPUT.json] [--config FILE]`` labels the citations of a
-batch of records (exit 0 when the run completes, even if some records failed; 2 on bad input);
-without ``--config`` it reads ``config.json`` beside the input or in the working directory, and
-without ``-o`` it writes ``output_validated.json`` beside the input.
+``citecheck records [INPUT.json] [-o OUTPUT.json] [--config FILE] [--resume]`` labels the
+citations of a batch of records (exit 0 when the run completes, even if some records failed; 1
+when no record could be validated; 2 on bad input; 130 when interrupted, its finished records
+kept for ``--resume``); without ``--config`` it reads ``config.json`` beside the input or in the
+working directory, and without ``-o`` it writes ``output_validated.json`` beside the input.
 ``citecheck refs check|coverage|eval`` checks structured references (``[Bala Kanda 1.1]``):
 one answer (exit 0 on PASS, 1 otherwise), what a scheme's patterns read and miss, or a golden
 dataset (exit 0 when no item failed and every line could be read).
@@ -32,6 +33,8 @@ from citecheck.errors import CitecheckError
 from citecheck.verifier import Verifier
 
 if TYPE_CHECKING:
+    from citecheck._record_files import Checkpoint
+    from citecheck.records import RecordConfig
     from citecheck.references import ReferenceExtractor
 
 
@@ -123,7 +126,14 @@ def _parser() -> argparse.ArgumentParser:
         help="label the citations of JSON records by semantic similarity to their sources",
         description="Read a JSON list of records (each with a source text and a list of citation "
         "objects), label every citation (very likely true ... very likely untrue, too short, "
-        "no source text) and write the records, with the labels added, as JSON.",
+        "no source text) and write the records, with the labels added, in their input order: a "
+        "JSON list, or JSON Lines for an output named .jsonl. Each record is kept in "
+        "OUTPUT.partial.jsonl as soon as it is done, so an interrupted run goes on with "
+        "--resume; the output is written whole at the end. A record that cannot be validated "
+        'gets validation_error (one that is not an object is kept as {"record": ..., '
+        '"validation_error": ...}). Exit status: 0 when the run completes, 1 when it '
+        "completes but no record could be validated, 2 on bad input or options or a model "
+        "that cannot load, 130 when interrupted.",
     )
     records.add_argument(
         "input",
@@ -135,7 +145,7 @@ def _parser() -> argparse.ArgumentParser:
         "-o",
         "--output",
         type=Path,
-        help="where to write (default: output_file_name of the config, else "
+        help="where to write, .json or .jsonl (default: output_file_name of the config, else "
         f"{_RECORDS_OUTPUT} beside the input; never the input itself)",
     )
     records.add_argument(
@@ -143,6 +153,12 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help=f"options from a .toml or .json file (default: {_RECORDS_CONFIG} beside the input, "
         "else in the working directory, else the defaults)",
+    )
+    records.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from OUTPUT.partial.jsonl, the records an interrupted run finished (it must "
+        "come from the same input and options)",
     )
     records.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
@@ -350,58 +366,121 @@ def _quotes(args: argparse.Namespace) -> int:
 
 
 def _records(args: argparse.Namespace) -> int:
-    from collections import Counter
+    from citecheck._record_files import Checkpoint, checkpoint_path, read_records
+    from citecheck.records import BLOCK_RECORDS, iter_validated_records
 
-    from citecheck._atomic import write_text_atomic
-    from citecheck.records import RecordConfig, validate_records
-
+    checkpoint: Checkpoint | None = None
     try:
-        config_path = args.config or _found_config(args.input)
-        if config_path is None:
+        config, source, target = _records_files(args)
+        records = read_records(source)
+        checkpoint = Checkpoint(checkpoint_path(target), records, config.to_dict())
+        if args.resume and checkpoint.exists():
+            start = checkpoint.resume()
             print(
-                f"citecheck: no --config, and no {_RECORDS_CONFIG} beside the input or in the "
-                "working directory: default options",
+                f"citecheck: resuming from {checkpoint.path}: {start} of {len(records)} records "
+                "done",
                 file=sys.stderr,
             )
-            config = RecordConfig()
+        elif checkpoint.exists():
+            raise CitecheckError(
+                f"{checkpoint.path} holds the records an interrupted run finished: run again "
+                "with --resume to go on from there, or delete it to start over"
+            )
         else:
-            print(f"citecheck: options from {config_path}", file=sys.stderr)
-            config = RecordConfig.from_file(config_path)
-        source = args.input or _beside(config_path, config.data_file_name)
-        if source is None:
-            raise CitecheckError(
-                "name the input records, on the command line or as data_file_name in the config"
-            )
-        target = (
-            args.output
-            or _beside(config_path, config.output_file_name)
-            or source.parent / _RECORDS_OUTPUT
-        )
-        if target.resolve() == source.resolve():
-            raise CitecheckError(
-                f"the output {target} is the input: name another output with -o (or "
-                "output_file_name in the config)"
-            )
-        try:
-            records = json.loads(source.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise CitecheckError(f"{source} is not valid JSON: {exc}") from None
+            start = 0
+            if args.resume:
+                print(f"citecheck: no {checkpoint.path} to resume: from the start", file=sys.stderr)
         progress = None if args.no_progress or not sys.stderr.isatty() else _ProgressBar("records")
-        done = validate_records(records, config=config, progress=progress)
-        write_text_atomic(target, json.dumps(done, indent=2, ensure_ascii=False) + "\n")
+        results = iter_validated_records(records, config=config, progress=progress, start=start)
+        checkpoint.begin()  # after the model loaded: a run that cannot start leaves no file
+        for result in results:
+            checkpoint.append(result)
+            if checkpoint.done % BLOCK_RECORDS == 0:
+                checkpoint.sync()
+        checkpoint.close()
+        summary, failed_all = _write_records(checkpoint, target, config.citations_field)
+        checkpoint.remove()
+    except KeyboardInterrupt:
+        if checkpoint is not None:
+            checkpoint.close()
+        if checkpoint is None or checkpoint.done == 0:
+            print("citecheck: interrupted", file=sys.stderr)
+        else:
+            print(
+                f"citecheck: interrupted after {checkpoint.done} of {len(checkpoint.records)} "
+                f"records, kept in {checkpoint.path}: run the same command with --resume to go on",
+                file=sys.stderr,
+            )
+        return _INTERRUPTED
     except (CitecheckError, OSError, UnicodeDecodeError) as exc:
+        if checkpoint is not None:
+            checkpoint.close()
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
+    print(summary)
+    return 1 if failed_all else 0
+
+
+_INTERRUPTED = 130
+"""128 + SIGINT: what a shell reports for a command stopped by Ctrl-C."""
+
+
+def _records_files(args: argparse.Namespace) -> tuple[RecordConfig, Path, Path]:
+    """The options, the input and the output of ``citecheck records``, said on stderr; an
+    output (or its checkpoint) that is the input, under any name, is an error."""
+    from citecheck._record_files import checkpoint_path, same_file
+    from citecheck.records import RecordConfig
+
+    config_path = args.config or _found_config(args.input)
+    if config_path is None:
+        print(
+            f"citecheck: no --config, and no {_RECORDS_CONFIG} beside the input or in the "
+            "working directory: default options",
+            file=sys.stderr,
+        )
+        config = RecordConfig()
+    else:
+        print(f"citecheck: options from {config_path}", file=sys.stderr)
+        config = RecordConfig.from_file(config_path)
+    source = args.input or _beside(config_path, config.data_file_name)
+    if source is None:
+        raise CitecheckError(
+            "name the input records, on the command line or as data_file_name in the config"
+        )
+    target = (
+        args.output
+        or _beside(config_path, config.output_file_name)
+        or source.parent / _RECORDS_OUTPUT
+    )
+    for written in (target, checkpoint_path(target)):
+        if same_file(written, source):
+            raise CitecheckError(
+                f"the output {written} is the input {source}: name another output with -o (or "
+                "output_file_name in the config)"
+            )
+    return config, source, target
+
+
+def _write_records(checkpoint: Checkpoint, target: Path, citations_field: str) -> tuple[str, bool]:
+    """Write the output from the checkpoint; the summary line of the run, and whether every
+    record failed (the run as a whole did: nothing was labelled)."""
+    from collections import Counter
+
+    from citecheck._record_files import write_output
+
+    done = list(checkpoint.results())
+    write_output(target, done)
     labels = Counter(
         c.get("validation_status", "error")
         for r in done
-        for c in r.get(config.citations_field) or ()
+        if isinstance(r.get(citations_field), list)
+        for c in r[citations_field]
         if isinstance(c, dict)
     )
     failed = sum("validation_error" in r for r in done)
     counts = ", ".join(f"{n} {label}" for label, n in labels.most_common()) or "no citations"
-    print(f"{len(done)} records ({failed} with errors): {counts}; written to {target}")
-    return 0
+    summary = f"{len(done)} records ({failed} with errors): {counts}; written to {target}"
+    return summary, bool(done) and failed == len(done)
 
 
 _RECORDS_CONFIG = "config.json"

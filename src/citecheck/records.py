@@ -2,13 +2,20 @@
 gets a semantic label and a confidence, written back into a copy of its record.
 
 A record that cannot be validated gets ``validation_error`` and the batch goes on; a citation
-that is not text gets its own ``validation_error``. Nothing the caller passed is changed.
+that is not text gets its own ``validation_error``. The results stand at the positions of their
+records: a record that is not an object is kept, wrapped as ``{"record": ..., "validation_error":
+...}``. Nothing the caller passed is changed. A model that cannot load fails the run at once,
+not every record one by one.
+
+Records are validated in blocks: the source chunks and citations of a whole block are embedded
+in one call before its records are judged one at a time, as a model embeds one large batch far
+faster than many small ones.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -22,16 +29,26 @@ from citecheck.semantic import (
     SemanticValidator,
     Thresholds,
     Validation,
+    check_text,
     label_names,
 )
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder
 
-__all__ = ["RecordConfig", "validate_records"]
+__all__ = ["MAX_RECORD_DEPTH", "RecordConfig", "iter_validated_records", "validate_records"]
 
 Progress = Callable[[int, int], None]
-_PREFETCH_RECORDS = 256  # records whose citations are embedded in one batch
+BLOCK_RECORDS = 256
+"""Records whose sources and citations are embedded in one call: large enough for full
+batches, small enough that a block's vectors stay far below the embedder's cache."""
+
+MAX_RECORD_DEPTH = 200
+"""How deeply a record may nest lists and objects. A deeper record is flagged and kept as it
+is: copying it would exhaust Python's stack (a raw ``RecursionError``), and no real record
+nests a tenth as deep."""
+
+_THRESHOLDS = ("similarity_threshold", "very_likely_true", "ambiguous", "likely_untrue")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +94,25 @@ class RecordConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 problems.append(f"{name} must be a non-negative integer, not {value!r}")
-        for name in ("model_name", "source_field", "citations_field", "citation_field"):
+        for name in ("model_name", "source_field", "citations_field", "citation_field", "device"):
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
                 problems.append(f"{name} must be a non-empty string, not {value!r}")
+        for name in _THRESHOLDS:
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or isinstance(value, bool):
+                problems.append(f"{name} must be a number, not {value!r}")
+        size = self.batch_size
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            problems.append(f"batch_size must be a positive integer, not {self.batch_size!r}")
+        if not isinstance(self.lexical_pass, bool):
+            problems.append(f"lexical_pass must be true or false, not {self.lexical_pass!r}")
+        if not isinstance(self.delimiter, str):
+            problems.append(f"delimiter must be a string, not {self.delimiter!r}")
+        for name in ("cache_dir", "data_file_name", "output_file_name"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                problems.append(f"{name} must be a string, not {value!r}")
         if problems:
             raise ConfigError("invalid record configuration: " + "; ".join(problems))
         self.thresholds()  # validates the bounds
@@ -125,35 +157,59 @@ def validate_records(
     page, line, section). Options
     are the fields of :class:`RecordConfig`, as keywords or as ``config``. ``embedder``
     replaces the sentence-transformers model named by ``model_name``; without it, the
-    ``embeddings`` extra is needed (:class:`~citecheck.errors.MissingDependencyError`).
+    ``embeddings`` extra is needed (:class:`~citecheck.errors.MissingDependencyError`), and a
+    model that cannot load (a wrong name, ``device="cuda"`` with no GPU) raises
+    :class:`~citecheck.errors.BackendError` before the first record.
     """
+    return list(
+        iter_validated_records(
+            records, embedder=embedder, config=config, progress=progress, **options
+        )
+    )
+
+
+def iter_validated_records(
+    records: Sequence[Mapping[str, Any]],
+    *,
+    embedder: Embedder | None = None,
+    config: RecordConfig | Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+    start: int = 0,
+    **options: Any,
+) -> Iterator[dict[str, Any]]:
+    """:func:`validate_records` one record at a time, in order, from position ``start``: a
+    caller can write each result as it comes (``citecheck records`` keeps a checkpoint this
+    way, and its ``--resume`` starts where the checkpoint ends). The options, the checks and
+    the results are those of :func:`validate_records`; the records are checked and the model
+    loaded before the first result."""
     settings = _settings(config, options)
     if isinstance(records, str | bytes) or not isinstance(records, Sequence):
         raise InputError(f"records must be a list of objects, got {type(records).__name__}")
+    if not 0 <= start <= len(records):
+        raise InputError(f"start must lie in [0, {len(records)}], got {start}")
     validator = _validator(settings, embedder)
-    done: list[dict[str, Any]] = []
-    for first in range(0, len(records), _PREFETCH_RECORDS):
-        block = records[first : first + _PREFETCH_RECORDS]
-        _prefetch(block, settings, validator)
+    return _iterate(records, settings, validator, progress, start)
+
+
+def _iterate(
+    records: Sequence[Any],
+    settings: RecordConfig,
+    validator: SemanticValidator,
+    progress: Progress | None,
+    start: int,
+) -> Iterator[dict[str, Any]]:
+    for first in range(start, len(records), BLOCK_RECORDS):
+        block = records[first : first + BLOCK_RECORDS]
+        readable = [r for r in block if _problem(r, settings) is None]
+        with suppress(CitecheckError):  # each record then meets the failure and reports it
+            validator.prefetch(
+                [r[settings.source_field] for r in readable],
+                [text for r in readable for text in _citation_texts(r, settings)],
+            )
         for index, record in enumerate(block, start=first):
-            done.append(_validated(record, settings, validator))
+            yield _validated(record, settings, validator)
             if progress is not None:
                 progress(index + 1, len(records))
-    return done
-
-
-def _prefetch(records: Sequence[Any], settings: RecordConfig, validator: SemanticValidator) -> None:
-    """Embed the citations of many records in one batch: a model embeds a batch far faster
-    than the same texts a record at a time. A failure here is left for the records to meet."""
-    texts = [
-        item[settings.citation_field]
-        for record in records
-        if isinstance(record, Mapping) and isinstance(record.get(settings.citations_field), list)
-        for item in record[settings.citations_field]
-        if isinstance(item, Mapping) and isinstance(item.get(settings.citation_field), str)
-    ]
-    with suppress(CitecheckError):  # each record then reports the failure itself
-        validator.matcher.prefetch(texts)
 
 
 def _settings(
@@ -168,12 +224,14 @@ def _validator(settings: RecordConfig, embedder: Embedder | None) -> SemanticVal
         from citecheck.embedders import SentenceTransformerEmbedder
 
         SentenceTransformerEmbedder.check_installed()  # say so once, not once per record
-        embedder = SentenceTransformerEmbedder(
+        model = SentenceTransformerEmbedder(
             settings.model_name,
             batch_size=settings.batch_size,
             device=settings.device,
             cache_dir=settings.cache_dir,
         )
+        _ = model.model  # loaded now: a model that cannot load fails the run, not each record
+        embedder = model
     return SemanticValidator(
         embedder,
         thresholds=settings.thresholds(),
@@ -185,45 +243,99 @@ def _validator(settings: RecordConfig, embedder: Embedder | None) -> SemanticVal
     )
 
 
-def _validated(record: Any, settings: RecordConfig, validator: SemanticValidator) -> dict[str, Any]:
+def _problem(record: Any, settings: RecordConfig) -> str | None:
+    """Why ``record`` cannot be validated at all, or ``None``."""
     if not isinstance(record, Mapping):
-        return {"validation_error": f"a record must be an object, got {type(record).__name__}"}
-    result = copy.deepcopy(dict(record))
+        return f"a record must be an object, got {type(record).__name__}"
+    depth = _depth(record)
+    if depth > MAX_RECORD_DEPTH:
+        return f"the record nests {depth} levels deep; at most {MAX_RECORD_DEPTH} are read"
     source = record.get(settings.source_field)
-    citations = record.get(settings.citations_field)
     if not isinstance(source, str):
         got = "none" if settings.source_field not in record else type(source).__name__
-        result["validation_error"] = f"{settings.source_field!r} must be a string, got {got}"
-        return result
+        return f"{settings.source_field!r} must be a string, got {got}"
+    try:
+        check_text(source, repr(settings.source_field))
+    except InputError as exc:
+        return str(exc)
+    citations = record.get(settings.citations_field)
     if not isinstance(citations, list):
         got = "none" if settings.citations_field not in record else type(citations).__name__
-        result["validation_error"] = (
-            f"{settings.citations_field!r} must be a list of citation objects, got {got}"
-        )
-        return result
+        return f"{settings.citations_field!r} must be a list of citation objects, got {got}"
+    return None
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and mappings, counted without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children: Any = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if depth <= MAX_RECORD_DEPTH:
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _citation_problem(item: Any, settings: RecordConfig) -> str | None:
+    """Why a citation object's text cannot be validated, or ``None``."""
+    text = item.get(settings.citation_field)
+    if not isinstance(text, str):
+        got = "missing" if settings.citation_field not in item else type(text).__name__
+        return f"{settings.citation_field!r} must be a string, got {got}"
+    try:
+        check_text(text, repr(settings.citation_field))
+    except InputError as exc:
+        return str(exc)
+    return None
+
+
+def _citation_texts(record: Mapping[str, Any], settings: RecordConfig) -> list[str]:
+    """The texts of the citations of a readable record that can be validated."""
+    return [
+        item[settings.citation_field]
+        for item in record[settings.citations_field]
+        if isinstance(item, Mapping) and _citation_problem(item, settings) is None
+    ]
+
+
+def _validated(record: Any, settings: RecordConfig, validator: SemanticValidator) -> dict[str, Any]:
+    problem = _problem(record, settings)
+    if problem is not None:
+        if not isinstance(record, Mapping):
+            return {"record": copy.deepcopy(record), "validation_error": problem}
+        if _depth(record) > MAX_RECORD_DEPTH:
+            return {**record, "validation_error": problem}  # too deep to copy; a new top level
+        return {**copy.deepcopy(dict(record)), "validation_error": problem}
+    result = copy.deepcopy(dict(record))
+    citations: list[Any] = [
+        dict(c) if isinstance(c, Mapping) else c for c in result[settings.citations_field]
+    ]
+    result[settings.citations_field] = citations
     texts: list[str] = []
     positions: list[int] = []
     bad: list[str] = []
     for i, item in enumerate(citations):
-        if not isinstance(item, Mapping):
+        if not isinstance(item, dict):
             bad.append(f"{settings.citations_field}[{i}] is not an object")
-            continue
-        text = item.get(settings.citation_field)
-        if not isinstance(text, str):
-            got = "missing" if settings.citation_field not in item else type(text).__name__
-            result[settings.citations_field][i]["validation_error"] = (
-                f"{settings.citation_field!r} must be a string, got {got}"
-            )
-            continue
-        texts.append(text)
-        positions.append(i)
+        elif (trouble := _citation_problem(item, settings)) is not None:
+            item["validation_error"] = trouble
+        else:
+            texts.append(item[settings.citation_field])
+            positions.append(i)
     try:
-        outcomes = validator.validate_many(texts, source)
+        outcomes = validator.validate_many(texts, record[settings.source_field])
     except CitecheckError as exc:
         result["validation_error"] = f"could not validate: {exc}"
         return result
     for i, outcome in zip(positions, outcomes, strict=True):
-        result[settings.citations_field][i].update(_fields(outcome, validator.label_names))
+        citations[i].update(_fields(outcome, validator.label_names))
     if bad:
         result["validation_error"] = "; ".join(bad)
     return result

@@ -19,15 +19,16 @@ strings of the validator this module replaces (``"seed"``), for tools that filte
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from citecheck.documents import Document, split_sources
 from citecheck.documents.split import Sources, as_documents
-from citecheck.errors import ConfigError, InputError
+from citecheck.errors import CitecheckError, ConfigError, InputError
 from citecheck.guard import claim_conflicts
 from citecheck.matchers.embedding import EmbeddingMatcher
 from citecheck.matchers.fuzzy import FuzzyMatcher
@@ -45,10 +46,12 @@ __all__ = [
     "SemanticValidator",
     "Thresholds",
     "Validation",
+    "check_text",
     "label_names",
 ]
 
 _WORD = re.compile(r"\w+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTENT_WORD = re.compile(r"\w{4,}")
 _HIGH_COVERAGE = 0.8  # of the citation's words of four letters or more, in the best passage
 _LOW_COVERAGE = 0.2
@@ -114,6 +117,8 @@ class Thresholds:
 
     def __post_init__(self) -> None:
         bounds = (self.very_likely_true, self.likely_true, self.ambiguous, self.likely_untrue)
+        if not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds):
+            raise ConfigError(f"thresholds must be numbers, got {bounds}")
         if not all(-1.0 <= b <= 1.0 for b in bounds):
             raise ConfigError(f"thresholds must lie in [-1, 1], got {bounds}")
         if list(bounds) != sorted(bounds, reverse=True):
@@ -187,10 +192,34 @@ class SemanticValidator:
         self.min_citation_length_words = min_citation_length_words
         self.lexical_pass = lexical_pass
         self.delimiter = delimiter
-        self.matcher = EmbeddingMatcher(
-            embedder, top_k=1, min_chunk_length_chars=min_chunk_length_chars
-        )
+        self.min_chunk_length_chars = min_chunk_length_chars
+        self.matcher = self._matcher(embedder)
         self.fuzzy = FuzzyMatcher(fuzzy_threshold)
+
+    def _matcher(self, embedder: Embedder | None, **options: Any) -> EmbeddingMatcher:
+        """The matcher that cuts and embeds the sources' chunks: built here only, so that the
+        dry run of :meth:`prefetch` cuts exactly the chunks the validation will rank."""
+        return EmbeddingMatcher(
+            embedder, top_k=1, min_chunk_length_chars=self.min_chunk_length_chars, **options
+        )
+
+    def prefetch(self, sources: Iterable[Sources | str], citations: Iterable[str] = ()) -> None:
+        """Embed the chunks of many sources, and many citations, in one call of the embedder.
+
+        A model embeds one large batch far faster than the same texts a source at a time (its
+        batches are full and sorted by length; on a GPU many times faster), so a batch of
+        records is prefetched before its records are validated one by one. Only the
+        embedder's cache is filled: :meth:`validate_many` then returns exactly what it returns
+        without it. The chunks come from a dry run of the matcher's own chunking (an embedder
+        that notes the texts it is asked for), never from a second copy of it. A source that
+        cannot be read is left for :meth:`validate_many` to report."""
+        noted = _NotedTexts()
+        dry_run = self._matcher(noted, cache_documents=0)
+        for source in sources:
+            with suppress(CitecheckError):
+                for document in self._documents(source):
+                    dry_run.chunks(document)
+        self.matcher.prefetch([*noted.texts, *citations])
 
     def validate(self, citation: str, sources: Sources | str) -> Validation:
         return self.validate_many([citation], sources)[0]
@@ -200,6 +229,7 @@ class SemanticValidator:
         for index, citation in enumerate(citations):
             if not isinstance(citation, str):
                 raise InputError(f"citation {index} must be a str, got {type(citation).__name__}")
+            check_text(citation, f"citation {index}")
         documents = self._documents(sources)
         chunked = [
             d for d in documents if any(_WORD.search(c.text) for c in self.matcher.chunks(d))
@@ -234,8 +264,12 @@ class SemanticValidator:
 
     def _documents(self, sources: Sources | str) -> list[Document]:
         if isinstance(sources, str):
+            check_text(sources, "the source text")
             return split_sources(sources, self.delimiter) if sources.strip() else []
-        return list(as_documents(sources).values())  # rejects bytes and other non-sources
+        documents = list(as_documents(sources).values())  # rejects bytes and other non-sources
+        for document in documents:
+            check_text(document.text, f"source {document.id!r}")
+        return documents
 
     def _judged(self, citation: str, evidence: Evidence, documents: list[Document]) -> Validation:
         score = _cosine(evidence)
@@ -279,6 +313,33 @@ class SemanticValidator:
             if found and not _conflict(citation, found[0], document):
                 return found[0]
         return None
+
+
+def check_text(text: str, what: str) -> None:
+    """:class:`InputError` naming ``what`` when ``text`` holds a lone surrogate: a JSON escape
+    such as ``\\ud800`` reads as one, and no UTF-8 text (the tokenizer's, the sentence
+    splitter's, the output file's) can hold it, so it would fail far from its cause."""
+    found = _SURROGATE.search(text)
+    if found is not None:
+        raise InputError(
+            f"{what} holds a lone surrogate (U+{ord(found.group()):04X}) at character "
+            f"{found.start()}, which is not text (an escape such as \\ud800 in JSON)"
+        )
+
+
+class _NotedTexts:
+    """An embedder that embeds nothing: it notes the texts it is asked for and answers zero
+    vectors, so that a matcher built on it is a dry run of the real one's chunking."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.texts.extend(texts)
+        return [[0.0] for _ in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
 
 
 def _by_coverage(citation: str, evidence: Evidence) -> tuple[Label, str] | None:
