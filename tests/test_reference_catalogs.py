@@ -341,3 +341,93 @@ def test_a_verse_zero_is_no_verse_in_pythonbible() -> None:
     scheme = bible()
     zero = scheme.reference("Exodus", (29, 0))
     assert PythonBibleCatalog(scheme).lookup([zero])[zero].exists is False
+
+
+# -- over Pinecone: every failure or odd answer leaves references unchecked ----------------------
+
+
+@pytest.fixture(scope="module")
+def shared_emulator() -> Iterator[Any]:
+    pytest.importorskip("pinecone")
+    from citecheck.testing.pinecone_emulator import PineconeEmulator
+
+    with PineconeEmulator(dimension=4, api_key="key") as emulator:
+        yield emulator
+
+
+def full_pinecone(emulator: Any, **options: Any) -> Any:
+    """A Pinecone index over the suite's corpus, built without ``dimension=``."""
+    from citecheck.indexes.pinecone import PineconeIndex
+
+    emulator.reset()
+    PineconeIndex(emulator.host, "key", dimension=4).upsert(corpus_records())
+    return PineconeIndex(emulator.host, "key", sleep=lambda seconds: None, **options)
+
+
+def test_by_metadata_asks_pinecone_for_the_dimension(shared_emulator: Any) -> None:
+    index = full_pinecone(shared_emulator)
+    found = IndexCatalog(index, RAMAYANA, by="metadata").lookup([ref("Bala", 1, 1)])
+    assert found[ref("Bala", 1, 1)].exists is True
+    assert index.dimension == 4
+
+
+def test_by_metadata_on_a_host_that_refuses_is_unchecked() -> None:
+    pytest.importorskip("pinecone")
+    import socket
+
+    from citecheck.indexes.pinecone import PineconeIndex
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    index = PineconeIndex(f"http://127.0.0.1:{port}", "key")
+    for by in ("metadata", "id"):
+        found = IndexCatalog(index, RAMAYANA, by=by).lookup([ref("Bala", 1, 1)])  # type: ignore[arg-type]
+        presence = found[ref("Bala", 1, 1)]
+        assert presence.exists is None, by
+        assert "connection refused" in presence.reason
+
+
+@pytest.mark.parametrize(
+    ("by", "path"),
+    [("metadata", "/query"), ("metadata", "/describe_index_stats"), ("id", "/vectors/fetch")],
+)
+def test_an_empty_answer_from_pinecone_is_unchecked_not_absent(
+    shared_emulator: Any, by: str, path: str
+) -> None:
+    index = full_pinecone(shared_emulator)
+    shared_emulator.answer_next(200, {}, path=path)
+    wanted = [ref("Bala", 1, 1), ref("Bala", 1, 999)]
+    found = IndexCatalog(index, RAMAYANA, by=by).lookup(wanted)  # type: ignore[arg-type]
+    for reference in wanted:
+        assert found[reference].exists is None, (reference, found[reference])
+        assert "unexpected answer" in found[reference].reason
+
+
+def test_what_was_found_before_a_failure_is_kept() -> None:
+    class FailsSecondSearch(MemoryIndex):
+        searches = 0
+
+        def search(self, vector: Any, k: int = 10, filter: Any = None) -> Any:
+            self.searches += 1
+            if self.searches > 1:
+                raise BackendError("the service is unavailable")
+            return super().search(vector, k, filter)
+
+    index = FailsSecondSearch()
+    index.upsert(corpus_records())
+    wanted = [ref("Bala", 1), ref("Bala", 1, 2)]  # a sarga, then one of its shlokas
+    found = IndexCatalog(index, RAMAYANA, by="metadata").lookup(wanted)
+    assert found[ref("Bala", 1)].exists is True
+    assert found[ref("Bala", 1, 2)].exists is None
+    assert "unavailable" in found[ref("Bala", 1, 2)].reason
+
+
+def test_an_index_that_cannot_count_is_unchecked() -> None:
+    class Uncountable(MemoryIndex):
+        def count(self) -> int:
+            raise BackendError("stats are down")
+
+    found = IndexCatalog(Uncountable(), RAMAYANA, by="metadata").lookup([ref("Bala", 1, 1)])
+    assert found[ref("Bala", 1, 1)].exists is None
+    assert "stats are down" in found[ref("Bala", 1, 1)].reason

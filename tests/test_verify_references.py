@@ -708,3 +708,46 @@ def test_verify_each_gives_the_error_in_the_place_of_the_text_and_verify_many_ra
     assert phantom.phantom_citations == ["Bala 1.999"]
     with pytest.raises(InputError):
         verifier.verify_many(texts)
+
+
+class FailsAfter(SpyCatalog):
+    """Answers the first ``answered`` lookups, then fails like a backend that went down."""
+
+    def __init__(self, answered: int, partial: bool = False) -> None:
+        super().__init__()
+        self.answered = answered
+        self.partial = partial
+
+    def lookup(self, references: Sequence[StructuredReference]) -> dict[Any, Presence]:
+        if len(self.calls) < self.answered:
+            return super().lookup(references)
+        self.calls.append([r.canonical for r in references])
+        if not self.partial:
+            raise ConnectionError("the index went down")
+        found = self.inner.lookup(references)
+        return {
+            ref: presence if ref.numbers[-1] < 6 else Presence(None, "timeout")
+            for ref, presence in found.items()
+        }
+
+
+@pytest.mark.parametrize("partial", [False, True])
+def test_a_failed_search_of_the_other_verses_is_unchecked_not_unsupported(partial: bool) -> None:
+    texts = {**TEXTS, "Bala 1.7": "Narada, hearing this, spoke with delight"}
+    verifier = ReferenceVerifier("valmiki_ramayana", FailsAfter(1, partial), texts=texts)
+    report = verifier.verify('"Narada, hearing this, spoke" [Bala 1.5]')
+    [result] = report.results
+    assert result.status is Status.UNCHECKED
+    assert "not in Bala 1.5" in result.reason
+    assert "other verses of Bala 1 could not be searched" in result.reason
+    assert ("timeout" if partial else "the index went down") in result.reason
+    assert report.result == "UNCHECKED"
+    assert report.phantom_citations == []
+
+
+def test_a_wrong_location_found_despite_a_partial_failure_stands() -> None:
+    texts = {**TEXTS, "Bala 1.3": "Narada, hearing this, spoke with delight"}
+    verifier = ReferenceVerifier("valmiki_ramayana", FailsAfter(1, partial=True), texts=texts)
+    [result] = verifier.verify('"Narada, hearing this, spoke" [Bala 1.5]').results
+    assert result.status is Status.WRONG_LOCATION
+    assert result.evidence[0].source_id == "Bala 1.3"
