@@ -355,20 +355,24 @@ def shared_emulator() -> Iterator[Any]:
         yield emulator
 
 
-def full_pinecone(emulator: Any, **options: Any) -> Any:
+@pytest.fixture
+def full_pinecone(shared_emulator: Any) -> Iterator[Any]:
     """A Pinecone index over the suite's corpus, built without ``dimension=``."""
     from citecheck.indexes.pinecone import PineconeIndex
 
-    emulator.reset()
-    PineconeIndex(emulator.host, "key", dimension=4).upsert(corpus_records())
-    return PineconeIndex(emulator.host, "key", sleep=lambda seconds: None, **options)
+    shared_emulator.reset()
+    writer = PineconeIndex(shared_emulator.host, "key", dimension=4)
+    writer.upsert(corpus_records())
+    writer.close()
+    index = PineconeIndex(shared_emulator.host, "key", sleep=lambda seconds: None)
+    yield index
+    index.close()
 
 
-def test_by_metadata_asks_pinecone_for_the_dimension(shared_emulator: Any) -> None:
-    index = full_pinecone(shared_emulator)
-    found = IndexCatalog(index, RAMAYANA, by="metadata").lookup([ref("Bala", 1, 1)])
+def test_by_metadata_asks_pinecone_for_the_dimension(full_pinecone: Any) -> None:
+    found = IndexCatalog(full_pinecone, RAMAYANA, by="metadata").lookup([ref("Bala", 1, 1)])
     assert found[ref("Bala", 1, 1)].exists is True
-    assert index.dimension == 4
+    assert full_pinecone.dimension == 4
 
 
 def test_by_metadata_on_a_host_that_refuses_is_unchecked() -> None:
@@ -386,6 +390,7 @@ def test_by_metadata_on_a_host_that_refuses_is_unchecked() -> None:
         presence = found[ref("Bala", 1, 1)]
         assert presence.exists is None, by
         assert "connection refused" in presence.reason
+    index.close()
 
 
 @pytest.mark.parametrize(
@@ -393,12 +398,11 @@ def test_by_metadata_on_a_host_that_refuses_is_unchecked() -> None:
     [("metadata", "/query"), ("metadata", "/describe_index_stats"), ("id", "/vectors/fetch")],
 )
 def test_an_empty_answer_from_pinecone_is_unchecked_not_absent(
-    shared_emulator: Any, by: str, path: str
+    shared_emulator: Any, full_pinecone: Any, by: str, path: str
 ) -> None:
-    index = full_pinecone(shared_emulator)
     shared_emulator.answer_next(200, {}, path=path)
     wanted = [ref("Bala", 1, 1), ref("Bala", 1, 999)]
-    found = IndexCatalog(index, RAMAYANA, by=by).lookup(wanted)  # type: ignore[arg-type]
+    found = IndexCatalog(full_pinecone, RAMAYANA, by=by).lookup(wanted)  # type: ignore[arg-type]
     for reference in wanted:
         assert found[reference].exists is None, (reference, found[reference])
         assert "unexpected answer" in found[reference].reason
@@ -431,3 +435,13 @@ def test_an_index_that_cannot_count_is_unchecked() -> None:
     found = IndexCatalog(Uncountable(), RAMAYANA, by="metadata").lookup([ref("Bala", 1, 1)])
     assert found[ref("Bala", 1, 1)].exists is None
     assert "stats are down" in found[ref("Bala", 1, 1)].reason
+
+
+def test_an_index_with_records_but_no_dimension_is_unchecked() -> None:
+    class Dimensionless(MemoryIndex):
+        def count(self) -> int:
+            return 7
+
+    found = IndexCatalog(Dimensionless(), RAMAYANA, by="metadata").lookup([ref("Bala", 1, 1)])
+    assert found[ref("Bala", 1, 1)].exists is None
+    assert "7 records but does not say their dimension" in found[ref("Bala", 1, 1)].reason
