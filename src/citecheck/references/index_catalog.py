@@ -116,7 +116,7 @@ class IndexCatalog:
         ids = {ref: self.record_id(ref) for ref in references}
         unique = list(dict.fromkeys(ids.values()))
         records: dict[str, Record | None] = {}
-        failures: dict[str, str] = {}
+        failures: dict[str, Exception] = {}
         for start in range(0, len(unique), self.batch_size):
             batch = unique[start : start + self.batch_size]
             try:
