@@ -751,3 +751,37 @@ def test_a_wrong_location_found_despite_a_partial_failure_stands() -> None:
     [result] = verifier.verify('"Narada, hearing this, spoke" [Bala 1.5]').results
     assert result.status is Status.WRONG_LOCATION
     assert result.evidence[0].source_id == "Bala 1.3"
+
+
+def test_a_quote_not_in_the_verses_read_of_a_range_with_one_unread_is_unchecked() -> None:
+    spy = SpyCatalog(unknown={"Bala 1.6"})
+    texts = {**TEXTS, "Bala 1.7": "Sita followed him"}
+    verifier = ReferenceVerifier("valmiki_ramayana", spy, texts=texts)
+    report = verifier.verify('"Rama crossed the river at dawn" [Bala 1.5-7]')
+    assert [r.status for r in report] == [Status.UNCHECKED] * 3
+    assert "Bala 1.6 could not be checked (could not check Bala 1.6: timeout)" in (
+        report.results[0].reason
+    )
+    assert report.result == "UNCHECKED"
+    found = verifier.verify('"Narada, best of those who know" [Bala 1.5-7]')
+    assert found.results[0].status is Status.VERIFIED, "found where it could be read"
+
+
+def test_an_index_that_ignores_the_filter_leaves_references_unchecked() -> None:
+    from citecheck.indexes.records import Hit
+    from citecheck.references import IndexCatalog, valmiki_ramayana
+
+    class IgnoresFilters:
+        name = "odd"
+        dimension = 4
+        metric = "cosine"
+
+        def search(self, vector: Any, k: int = 10, filter: Any = None) -> list[Hit]:
+            return [Hit(f"x{i}", 1.0, {"shloka": 99}) for i in range(k)]
+
+    ramayana = valmiki_ramayana()
+    catalog = IndexCatalog(IgnoresFilters(), ramayana, by="metadata")  # type: ignore[arg-type]
+    wanted = ramayana.reference("Bala", (1, 5))
+    presence = catalog.lookup([wanted])[wanted]
+    assert presence.exists is None
+    assert "none with a shloka asked for" in presence.reason

@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from citecheck.errors import ConfigError
+from citecheck.errors import BackendError, ConfigError
 from citecheck.indexes.records import MetadataValue, Record
 from citecheck.protocols import Index
 from citecheck.references.catalogs import Presence, impossible
@@ -204,6 +204,11 @@ class IndexCatalog:
                         out[ref] = Presence(True, reason, self._text(hit.metadata))
                 if len(hits) < k:
                     break
+                if len(batch) == k:  # a full page, none of it asked for: the filter was ignored
+                    raise BackendError(
+                        f"the index answered {k} records to a filter on {leaf_field}, none "
+                        f"with a {leaf_field} asked for"
+                    )
             for number, ref in batch.items():
                 reason = f"the index has no record with {shown}, {leaf_field}={number}"
                 out[ref] = Presence(False, reason)

@@ -297,10 +297,30 @@ class ReferenceVerifier:
         cache: dict[tuple[str, str], Result],
     ) -> Result | None:
         """The quote checked in the text of the mention's references that exist, joined in
-        order; ``None`` when none exists (each is then not found, and the quote is moot)."""
+        order; ``None`` when none exists (each is then not found, and the quote is moot).
+        Not found there while one of the mention's references could not be checked, it is
+        ``UNCHECKED``: it may stand in the verse that could not be read."""
         refs = [ref for ref in mention.references if presences[ref].exists]
         if not refs:
             return None
+        result = self._quote_in(refs, quote, presences, cache)
+        unread = [ref for ref in mention.references if presences[ref].exists is None]
+        if not unread or result.status in (Status.VERIFIED, Status.UNCHECKED):
+            return result
+        reason = (
+            f"{result.reason}; {unread[0].canonical} could not be checked "
+            f"({presences[unread[0]].reason}), so the quote may stand there"
+        )
+        return Result(result.citation, Status.UNCHECKED, 0.5, result.evidence, reason)
+
+    def _quote_in(
+        self,
+        refs: list[StructuredReference],
+        quote: str,
+        presences: dict[StructuredReference, Presence],
+        cache: dict[tuple[str, str], Result],
+    ) -> Result:
+        """The quote checked in the joined text of ``refs``, which all exist."""
         texts = [presences[ref].text or self.texts.get(ref.canonical) for ref in refs]
         name = refs[0].canonical if len(refs) == 1 else f"{refs[0].canonical}–{refs[-1].canonical}"
         citation = Citation(name, excerpt=quote)
