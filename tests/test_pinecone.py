@@ -555,6 +555,7 @@ def test_it_is_registered_and_reads_the_key_from_the_environment(
         {"timeout": 0},
         {"retries": -1},
         {"backoff": -0.5},
+        {"deadline": 0},
         {"namespace": None},
     ],
 )
@@ -599,3 +600,132 @@ def test_a_corpus_on_pinecone_verifies_and_an_outage_is_unchecked_not_a_phantom(
     assert first.status is Status.UNCHECKED
     assert second.status is Status.UNCHECKED
     assert "503" in first.reason
+
+
+# -- under faults: odd answers, echoed secrets, slow servers -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "missing"),
+    [
+        ("/query", {}, "matches"),
+        ("/query", {"matches": None, "namespace": ""}, "matches"),
+        ("/vectors/fetch", {}, "vectors"),
+        ("/describe_index_stats", {}, "namespaces"),
+        ("/query", b"<html>gateway</html>", "JSON"),
+        ("/query", [], "JSON object"),
+    ],
+)
+def test_an_answer_pinecone_never_gives_is_a_backend_error_not_an_empty_result(
+    index: PineconeIndex,
+    emulator: PineconeEmulator,
+    sleeps: Sleeps,
+    path: str,
+    body: Any,
+    missing: str,
+) -> None:
+    index.upsert(records(3))
+    calls = {
+        "/query": lambda: index.search([1.0, 0.0, 0.0, 0.0], k=3),
+        "/vectors/fetch": lambda: index.fetch(["rec-00000"]),
+        "/describe_index_stats": index.count,
+    }
+    emulator.answer_next(200, body, path=path)
+    with pytest.raises(BackendError, match=missing) as caught:
+        calls[path]()
+    assert "unexpected answer" in str(caught.value)
+    assert emulator.host in str(caught.value)
+    assert sleeps == [], "an answer of the wrong shape is not retried"
+
+
+def test_an_upsert_pinecone_does_not_confirm_is_a_backend_error(
+    index: PineconeIndex, emulator: PineconeEmulator
+) -> None:
+    emulator.answer_next(200, {"upsertedCount": 1}, path="/vectors/upsert")
+    with pytest.raises(BackendError, match="wrote 1 of 3"):
+        index.upsert(records(3))
+
+
+SECRET = "pcsk_secret-key-0123456789"
+
+
+@pytest.mark.parametrize("status", [401, 400, 503])
+def test_an_echoed_key_reaches_no_message_traceback_or_log(
+    status: int, sleeps: Sleeps, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+    import traceback
+
+    with PineconeEmulator(dimension=4) as echoing:
+        index = PineconeIndex(echoing.host, SECRET, dimension=4, retries=1, sleep=sleeps)
+        echoing.fail_next(status, times=2, echo_key=True)
+        with pytest.raises(BackendError) as caught:
+            index.count()
+        index.close()
+    error = caught.value
+    printed = "".join(traceback.format_exception(error))
+    assert str(status) in printed
+    assert "Api-Key ***" in printed, "the echo stays readable, the key does not"
+    assert SECRET not in printed
+    with caplog.at_level(logging.DEBUG):
+        try:
+            raise error
+        except BackendError:
+            logging.getLogger("citecheck.test").exception("the backend failed")
+    assert "the backend failed" in caplog.text
+    assert SECRET not in caplog.text
+
+
+def test_the_key_of_a_client_given_is_redacted_too(sleeps: Sleeps) -> None:
+    with PineconeEmulator(dimension=4) as echoing:
+        client = pinecone.Index(host=echoing.host, api_key=SECRET)
+        index = PineconeIndex(echoing.host, "another-key", dimension=4, client=client, sleep=sleeps)
+        echoing.fail_next(400, echo_key=True)
+        with pytest.raises(BackendError) as caught:
+            index.count()
+        client.close()
+    assert SECRET not in str(caught.value)
+
+
+@pytest.mark.parametrize("headers", [True, False], ids=["headers-drip", "body-drip"])
+def test_a_slow_drip_is_cut_off_at_the_total_deadline(sleeps: Sleeps, headers: bool) -> None:
+    """Every read succeeds (a byte every 0.05 s), so only a deadline over the whole request
+    stops it; the answer would take about 10 s to arrive."""
+    with PineconeEmulator(dimension=4) as slow:
+        for timeout in (0.3, 0.6):
+            index = PineconeIndex(slow.host, KEY, dimension=4, timeout=timeout, retries=0)
+            slow.drip_next(0.05, path="/query", headers=headers)
+            started = time.monotonic()
+            with pytest.raises(BackendError, match=rf"no answer within {timeout:g} s"):
+                index.search([1.0, 0.0, 0.0, 0.0], k=3)
+            elapsed = time.monotonic() - started
+            assert timeout * 0.9 <= elapsed < 3 * timeout, (timeout, elapsed)
+            index.close()
+
+
+def test_retries_share_one_budget(sleeps: Sleeps) -> None:
+    with PineconeEmulator(dimension=4) as slow:
+        index = PineconeIndex(
+            slow.host, KEY, dimension=4, timeout=0.3, retries=10, backoff=0.05, deadline=0.8
+        )
+        slow.drip_next(0.05, times=100)
+        started = time.monotonic()
+        with pytest.raises(BackendError, match=r"0\.8 s budget") as caught:
+            index.count()
+        elapsed = time.monotonic() - started
+        assert elapsed < 3 * 0.8, elapsed
+        assert "no answer within" in str(caught.value)
+        assert len(slow.requests) < 5
+        index.close()
+
+
+def test_the_emulator_can_drip_and_answer_anything(emulator: PineconeEmulator) -> None:
+    emulator.answer_next(200, b"not json", path="/query")
+    connection = http.client.HTTPConnection(emulator.host.removeprefix("http://"), timeout=2)
+    connection.request("POST", "/query", body=b"{}", headers=HEADERS)
+    assert connection.getresponse().read() == b"not json"
+    connection.close()
+    emulator.drip_next(0.001, path="/describe_index_stats")
+    status, answer = raw(emulator, "POST", "/describe_index_stats", {})
+    assert status == 200
+    assert answer["namespaces"] == {}

@@ -341,3 +341,107 @@ def test_a_verse_zero_is_no_verse_in_pythonbible() -> None:
     scheme = bible()
     zero = scheme.reference("Exodus", (29, 0))
     assert PythonBibleCatalog(scheme).lookup([zero])[zero].exists is False
+
+
+# -- over Pinecone: every failure or odd answer leaves references unchecked ----------------------
+
+
+@pytest.fixture(scope="module")
+def shared_emulator() -> Iterator[Any]:
+    pytest.importorskip("pinecone")
+    from citecheck.testing.pinecone_emulator import PineconeEmulator
+
+    with PineconeEmulator(dimension=4, api_key="key") as emulator:
+        yield emulator
+
+
+@pytest.fixture
+def full_pinecone(shared_emulator: Any) -> Iterator[Any]:
+    """A Pinecone index over the suite's corpus, built without ``dimension=``."""
+    from citecheck.indexes.pinecone import PineconeIndex
+
+    shared_emulator.reset()
+    writer = PineconeIndex(shared_emulator.host, "key", dimension=4)
+    writer.upsert(corpus_records())
+    writer.close()
+    index = PineconeIndex(shared_emulator.host, "key", sleep=lambda seconds: None)
+    yield index
+    index.close()
+
+
+def test_by_metadata_asks_pinecone_for_the_dimension(full_pinecone: Any) -> None:
+    found = IndexCatalog(full_pinecone, RAMAYANA, by="metadata").lookup([ref("Bala", 1, 1)])
+    assert found[ref("Bala", 1, 1)].exists is True
+    assert full_pinecone.dimension == 4
+
+
+def test_by_metadata_on_a_host_that_refuses_is_unchecked() -> None:
+    pytest.importorskip("pinecone")
+    import socket
+
+    from citecheck.indexes.pinecone import PineconeIndex
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    index = PineconeIndex(f"http://127.0.0.1:{port}", "key")
+    for by in ("metadata", "id"):
+        found = IndexCatalog(index, RAMAYANA, by=by).lookup([ref("Bala", 1, 1)])  # type: ignore[arg-type]
+        presence = found[ref("Bala", 1, 1)]
+        assert presence.exists is None, by
+        assert "connection refused" in presence.reason
+    index.close()
+
+
+@pytest.mark.parametrize(
+    ("by", "path"),
+    [("metadata", "/query"), ("metadata", "/describe_index_stats"), ("id", "/vectors/fetch")],
+)
+def test_an_empty_answer_from_pinecone_is_unchecked_not_absent(
+    shared_emulator: Any, full_pinecone: Any, by: str, path: str
+) -> None:
+    shared_emulator.answer_next(200, {}, path=path)
+    wanted = [ref("Bala", 1, 1), ref("Bala", 1, 999)]
+    found = IndexCatalog(full_pinecone, RAMAYANA, by=by).lookup(wanted)  # type: ignore[arg-type]
+    for reference in wanted:
+        assert found[reference].exists is None, (reference, found[reference])
+        assert "unexpected answer" in found[reference].reason
+
+
+def test_what_was_found_before_a_failure_is_kept() -> None:
+    class FailsSecondSearch(MemoryIndex):
+        searches = 0
+
+        def search(self, vector: Any, k: int = 10, filter: Any = None) -> Any:
+            self.searches += 1
+            if self.searches > 1:
+                raise BackendError("the service is unavailable")
+            return super().search(vector, k, filter)
+
+    index = FailsSecondSearch()
+    index.upsert(corpus_records())
+    wanted = [ref("Bala", 1), ref("Bala", 1, 2)]  # a sarga, then one of its shlokas
+    found = IndexCatalog(index, RAMAYANA, by="metadata").lookup(wanted)
+    assert found[ref("Bala", 1)].exists is True
+    assert found[ref("Bala", 1, 2)].exists is None
+    assert "unavailable" in found[ref("Bala", 1, 2)].reason
+
+
+def test_an_index_that_cannot_count_is_unchecked() -> None:
+    class Uncountable(MemoryIndex):
+        def count(self) -> int:
+            raise BackendError("stats are down")
+
+    found = IndexCatalog(Uncountable(), RAMAYANA, by="metadata").lookup([ref("Bala", 1, 1)])
+    assert found[ref("Bala", 1, 1)].exists is None
+    assert "stats are down" in found[ref("Bala", 1, 1)].reason
+
+
+def test_an_index_with_records_but_no_dimension_is_unchecked() -> None:
+    class Dimensionless(MemoryIndex):
+        def count(self) -> int:
+            return 7
+
+    found = IndexCatalog(Dimensionless(), RAMAYANA, by="metadata").lookup([ref("Bala", 1, 1)])
+    assert found[ref("Bala", 1, 1)].exists is None
+    assert "7 records but does not say their dimension" in found[ref("Bala", 1, 1)].reason

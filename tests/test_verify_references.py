@@ -708,3 +708,80 @@ def test_verify_each_gives_the_error_in_the_place_of_the_text_and_verify_many_ra
     assert phantom.phantom_citations == ["Bala 1.999"]
     with pytest.raises(InputError):
         verifier.verify_many(texts)
+
+
+class FailsAfter(SpyCatalog):
+    """Answers the first ``answered`` lookups, then fails like a backend that went down."""
+
+    def __init__(self, answered: int, partial: bool = False) -> None:
+        super().__init__()
+        self.answered = answered
+        self.partial = partial
+
+    def lookup(self, references: Sequence[StructuredReference]) -> dict[Any, Presence]:
+        if len(self.calls) < self.answered:
+            return super().lookup(references)
+        self.calls.append([r.canonical for r in references])
+        if not self.partial:
+            raise ConnectionError("the index went down")
+        found = self.inner.lookup(references)
+        return {
+            ref: presence if ref.numbers[-1] < 6 else Presence(None, "timeout")
+            for ref, presence in found.items()
+        }
+
+
+@pytest.mark.parametrize("partial", [False, True])
+def test_a_failed_search_of_the_other_verses_is_unchecked_not_unsupported(partial: bool) -> None:
+    texts = {**TEXTS, "Bala 1.7": "Narada, hearing this, spoke with delight"}
+    verifier = ReferenceVerifier("valmiki_ramayana", FailsAfter(1, partial), texts=texts)
+    report = verifier.verify('"Narada, hearing this, spoke" [Bala 1.5]')
+    [result] = report.results
+    assert result.status is Status.UNCHECKED
+    assert "Bala 1.5 exists, but the excerpt does not stand in 'Bala 1.5'" in result.reason
+    assert "other verses of Bala 1 could not be searched" in result.reason
+    assert ("timeout" if partial else "the index went down") in result.reason
+    assert report.result == "UNCHECKED"
+    assert report.phantom_citations == []
+
+
+def test_a_wrong_location_found_despite_a_partial_failure_stands() -> None:
+    texts = {**TEXTS, "Bala 1.3": "Narada, hearing this, spoke with delight"}
+    verifier = ReferenceVerifier("valmiki_ramayana", FailsAfter(1, partial=True), texts=texts)
+    [result] = verifier.verify('"Narada, hearing this, spoke" [Bala 1.5]').results
+    assert result.status is Status.WRONG_LOCATION
+    assert result.evidence[0].source_id == "Bala 1.3"
+
+
+def test_a_quote_not_in_the_verses_read_of_a_range_with_one_unread_is_unchecked() -> None:
+    spy = SpyCatalog(unknown={"Bala 1.6"})
+    texts = {**TEXTS, "Bala 1.7": "Sita followed him"}
+    verifier = ReferenceVerifier("valmiki_ramayana", spy, texts=texts)
+    report = verifier.verify('"Rama crossed the river at dawn" [Bala 1.5-7]')
+    assert [r.status for r in report] == [Status.UNCHECKED] * 3
+    assert "Bala 1.6 could not be checked (could not check Bala 1.6: timeout)" in (
+        report.results[0].reason
+    )
+    assert report.result == "UNCHECKED"
+    found = verifier.verify('"Narada, best of those who know" [Bala 1.5-7]')
+    assert found.results[0].status is Status.VERIFIED, "found where it could be read"
+
+
+def test_an_index_that_ignores_the_filter_leaves_references_unchecked() -> None:
+    from citecheck.indexes.records import Hit
+    from citecheck.references import IndexCatalog, valmiki_ramayana
+
+    class IgnoresFilters:
+        name = "odd"
+        dimension = 4
+        metric = "cosine"
+
+        def search(self, vector: Any, k: int = 10, filter: Any = None) -> list[Hit]:
+            return [Hit(f"x{i}", 1.0, {"shloka": 99}) for i in range(k)]
+
+    ramayana = valmiki_ramayana()
+    catalog = IndexCatalog(IgnoresFilters(), ramayana, by="metadata")  # type: ignore[arg-type]
+    wanted = ramayana.reference("Bala", (1, 5))
+    presence = catalog.lookup([wanted])[wanted]
+    assert presence.exists is None
+    assert "none with a shloka asked for" in presence.reason

@@ -12,8 +12,15 @@ creates, configures or deletes indexes. On top of the SDK it keeps citecheck's c
 * Metadata comes back with the types written: Pinecone keeps numbers as float64, so the names
   of the integer fields travel with the record and are turned back into ``int`` on reading.
 * Rate limits, server errors, timeouts and dropped connections are retried with exponential
-  backoff and jitter; what still fails (or is refused: 401, 403, a closed port) raises
-  :class:`~citecheck.errors.BackendError` naming the host and the HTTP status.
+  backoff and jitter, within one time budget a request; what still fails (or is refused: 401,
+  403, a closed port) raises :class:`~citecheck.errors.BackendError` naming the host and the
+  HTTP status.
+* An HTTP 200 whose body lacks what Pinecone always sends (``{}`` for a query) is an error,
+  never an empty result, and an upsert Pinecone does not confirm in full is one too.
+* ``timeout`` bounds each try in full (connect, send and every read), not each read
+  (:mod:`citecheck.indexes.pinecone_guards`).
+* The API key reaches no message, and no error is chained to the SDK's (whose message or
+  body may echo it), so no traceback or log shows it.
 
 Pinecone is eventually consistent: a record just written may take a moment to be counted,
 fetched or found. Metadata keys starting with ``_citecheck_`` are reserved.
@@ -21,7 +28,6 @@ fetched or found. Metadata keys starting with ``_citecheck_`` are reserved.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -31,7 +37,6 @@ import time
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote
 
@@ -196,20 +201,6 @@ def _sdk() -> Any:
     return pinecone
 
 
-def _switch_off_sdk_retries(client: object) -> None:
-    """Leave retrying to citecheck (its backoff, its ``sleep``, its count).
-
-    The SDK's REST transport retries 408, 429 and 5xx three times with 2–5 s sleeps, on top of
-    any retry of ours, and the data-plane client takes no setting for it; its private retry
-    policy is set to no retries instead. A client of another shape is left as it is.
-    """
-    transport: Any = getattr(getattr(client, "_http", None), "_client", None)
-    transport = getattr(transport, "_transport", None)
-    policy: Any = getattr(transport, "_config", None)
-    if hasattr(policy, "max_retries") and hasattr(policy, "__dataclass_fields__"):
-        transport._config = dataclasses.replace(policy, max_retries=0)
-
-
 def _refused(error: BaseException) -> bool:
     """Whether a connection error was a refusal (nothing listens) rather than a drop."""
     seen: set[int] = set()
@@ -245,7 +236,7 @@ def _failure(error: PineconeError, timeout: float) -> _Failure:
         wait = error.retry_after if isinstance(error, RateLimitError) else None
         return _Failure(f"HTTP {status}: {error.message}", retryable, wait)
     if isinstance(error, PineconeTimeoutError):
-        return _Failure(f"no answer within {timeout:g} s", True)
+        return _Failure(f"no answer within {timeout:.3g} s", True)
     if isinstance(error, PineconeConnectionError):
         if _refused(error):
             return _Failure("connection refused", False)
@@ -257,13 +248,18 @@ class PineconeIndex:
     """An existing Pinecone index (or one namespace of it), reached by ``host``.
 
     ``api_key`` falls back to ``PINECONE_API_KEY``. ``dimension`` is read from the index when
-    not given; ``metric`` must be the index's own (``"cosine"`` or ``"dotproduct"``). Upserts
-    go ``batch_size`` records at a time (at most 1,000, and never over 2 MB). Every request
-    gets ``timeout`` seconds and ``retries`` more tries after a rate limit, a server error, a
-    timeout or a dropped connection, waiting ``backoff`` seconds doubled each time, with
-    jitter (``sleep`` waits; tests pass a no-op). ``client`` is an SDK ``pinecone.Index``
-    already built, for sharing connections or custom headers; its own retries are switched
-    off either way, since citecheck retries.
+    not given (by the first search, upsert or count); ``metric`` must be the index's own
+    (``"cosine"`` or ``"dotproduct"``). Upserts go ``batch_size`` records at a time (at most
+    1,000, and never over 2 MB). Each try of a request has ``timeout`` seconds in all, connect
+    and every read included; after a rate limit, a server error, a timeout or a dropped
+    connection it is tried again up to ``retries`` times, waiting ``backoff`` seconds doubled
+    each time, with jitter (``sleep`` waits; tests pass a no-op), as long as the tries and the
+    waits fit in ``deadline`` seconds for the request (unless given, the time of every try
+    and of the waits before jitter: ``(retries + 1) * timeout + backoff * (2**retries - 1)``):
+    a wait that would end past it is not taken, and the error says so. ``client`` is an SDK
+    ``pinecone.Index`` already built, for sharing connections or custom headers; it is fitted
+    the same way (:func:`~citecheck.indexes.pinecone_guards.fit`: no SDK retries, the
+    deadline, the answer checks) and its API key is kept out of messages too.
 
     A :class:`~citecheck.errors.BackendError` in the middle of a large upsert may leave the
     batches before it written; upserts replace, so sending the same records again is safe.
@@ -283,10 +279,13 @@ class PineconeIndex:
         timeout: float = 10.0,
         retries: int = 3,
         backoff: float = 0.5,
+        deadline: float | None = None,
         sleep: Callable[[float], object] = time.sleep,
         client: pinecone.Index | None = None,
     ) -> None:
         _check_options(namespace, dimension, metric, batch_size, timeout, retries, backoff)
+        if deadline is not None and not (_seconds(deadline) and deadline > 0):
+            raise ConfigError(f"deadline must be a positive number of seconds, got {deadline!r}")
         self.host = host
         self.namespace = namespace
         self.dimension = dimension
@@ -295,11 +294,21 @@ class PineconeIndex:
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
+        nominal_waits = backoff * (2.0**retries - 1)
+        self.deadline = (
+            deadline if deadline is not None else (retries + 1) * timeout + nominal_waits
+        )
         self._sleep = sleep
         self._secret = api_key or os.environ.get("PINECONE_API_KEY") or ""
+        self._secrets = [self._secret] if self._secret else []
         self._owns_client = client is None
         self._client = client if client is not None else self._connect()
-        _switch_off_sdk_retries(self._client)
+        from citecheck.indexes import pinecone_guards  # needs the SDK's httpx and httpcore
+
+        client_key = getattr(getattr(self._client, "_config", None), "api_key", None)
+        # longest first: a key that contains the other is hidden whole
+        self._secrets = sorted({self._secret, client_key or ""} - {""}, key=len, reverse=True)
+        pinecone_guards.fit(self._client)
 
     def __repr__(self) -> str:
         return (
@@ -348,7 +357,10 @@ class PineconeIndex:
         self._learn_dimension(matrix.shape[1])
         for run in _runs(payloads, self.batch_size, MAX_REQUEST_BYTES, lambda pair: pair[1]):
             batch = [payload for payload, _ in run]
-            self._call("upsert", partial(self._client.upsert, vectors=batch, **self._where()))
+            answer = self._call("upsert", self._client.upsert, vectors=batch, **self._where())
+            if answer.upserted_count != len(batch):
+                wrote = f"wrote {answer.upserted_count} of {len(batch)} records"
+                raise BackendError(f"Pinecone at {self.host}: upsert {wrote} of a batch")
         return len(ids)
 
     def search(
@@ -364,15 +376,15 @@ class PineconeIndex:
         query = check_vector(vector, self.dimension, "query")
         if self.dimension is None:
             return []
-        request = partial(
+        matches = self._call(
+            "query",
             self._client.query,
             top_k=k,
             vector=query.tolist(),
             filter=_plain(filter) if filter is not None else None,
             include_metadata=True,
             **self._where(),
-        )
-        matches = self._call("query", request).matches
+        ).matches
         return [
             Hit(_original_id(m.id, m.metadata), float(m.score), _read_metadata(m.metadata))
             for m in matches
@@ -383,7 +395,7 @@ class PineconeIndex:
         originals = {wire_id(rid): rid for rid in wanted}
         found: dict[str, Record] = {}
         for chunk in _runs(list(originals), MAX_IDS, FETCH_URL_BUDGET, _url_cost):
-            response = self._call("fetch", partial(self._client.fetch, ids=chunk, **self._where()))
+            response = self._call("fetch", self._client.fetch, ids=chunk, **self._where())
             for stored_id, vector in response.vectors.items():
                 rid = originals.get(stored_id)
                 if rid is not None:
@@ -395,14 +407,12 @@ class PineconeIndex:
             raise InputError("delete needs either ids or a filter, not both and not neither")
         if filter is not None:
             check_filter(filter)
-            self._call(
-                "delete", partial(self._client.delete, filter=_plain(filter), **self._where())
-            )
+            self._call("delete", self._client.delete, filter=_plain(filter), **self._where())
             return
         stored_ids = list(dict.fromkeys(wire_id(rid) for rid in check_ids(ids or ())))
         for start in range(0, len(stored_ids), MAX_IDS):
             chunk = stored_ids[start : start + MAX_IDS]
-            self._call("delete", partial(self._client.delete, ids=chunk, **self._where()))
+            self._call("delete", self._client.delete, ids=chunk, **self._where())
 
     def count(self) -> int:
         stats = self._stats()
@@ -417,11 +427,14 @@ class PineconeIndex:
     # -- requests -----------------------------------------------------------------------------
 
     def _where(self) -> dict[str, Any]:
-        return {"namespace": self.namespace, "timeout": self.timeout}
+        return {"namespace": self.namespace}
 
     def _stats(self) -> DescribeIndexStatsResponse:
-        request = partial(self._client.describe_index_stats, timeout=self.timeout)
-        return self._call("describe_index_stats", request)
+        """The index's statistics; the dimension, when none was known, is learnt from them."""
+        stats = self._call("describe_index_stats", self._client.describe_index_stats)
+        if self.dimension is None and stats.dimension:
+            self.dimension = int(stats.dimension)
+        return stats
 
     def _index_dimension(self) -> int | None:
         dimension = self._stats().dimension
@@ -435,22 +448,37 @@ class PineconeIndex:
         if width != self.dimension:
             raise RecordError(f"the vectors have {width} values, the index {self.dimension}")
 
-    def _call(self, what: str, request: Callable[[], T]) -> T:
-        """``request()``, retried while the failure may pass; else a :class:`BackendError`."""
+    def _call(self, what: str, method: Callable[..., T], **arguments: Any) -> T:
+        """``method(**arguments)``, each try within ``timeout`` seconds in all, tried again
+        while the failure may pass and the wait fits in the ``deadline``; else a
+        :class:`BackendError`, raised outside the ``except`` so that nothing is chained to it:
+        the SDK's error may quote what the server echoed, the API key included."""
         from pinecone.errors.exceptions import PineconeError
 
+        from citecheck.indexes import pinecone_guards as guards
+
+        ends = time.monotonic() + self.deadline
         attempt = 0
         while True:
+            allowed = min(self.timeout, max(ends - time.monotonic(), 0.001))
             try:
-                return request()
+                with guards.deadline(allowed):
+                    return method(**arguments, timeout=allowed)
             except PineconeError as error:
-                failure = _failure(error, self.timeout)
-                attempt += 1
-                if not failure.retryable or attempt > self.retries:
-                    tries = f"after {attempt} attempts" if attempt > 1 else "at once"
-                    message = f"Pinecone at {self.host}: {what} failed {tries}: {failure.reason}"
-                    raise BackendError(self._redact(message)) from error
-                self._sleep(self._delay(attempt, failure.retry_after))
+                failure = _failure(error, allowed)
+            except guards.UnexpectedAnswer as error:
+                failure = _Failure(f"unexpected answer: {error}", False)
+            attempt += 1
+            reason = failure.reason
+            if failure.retryable and attempt <= self.retries:
+                delay = self._delay(attempt, failure.retry_after)
+                if time.monotonic() + delay < ends:
+                    self._sleep(delay)
+                    continue
+                reason += f"; a wait of {delay:.2g} s would pass its {self.deadline:g} s budget"
+            tries = f"after {attempt} attempts" if attempt > 1 else "at once"
+            message = f"Pinecone at {self.host}: {what} failed {tries}: {reason}"
+            raise BackendError(self._redact(message)) from None
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         """``backoff`` doubled per attempt, half of it jittered so clients spread out; at least
@@ -461,7 +489,9 @@ class PineconeIndex:
 
     def _redact(self, message: str) -> str:
         """Servers and proxies sometimes echo what they got; the key never reaches a message."""
-        return message.replace(self._secret, "***") if self._secret else message
+        for secret in self._secrets:
+            message = message.replace(secret, "***")
+        return message
 
 
 def _url_cost(stored_id: str) -> int:

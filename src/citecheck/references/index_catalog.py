@@ -5,6 +5,10 @@ Two ways, as corpora are built. ``by="id"``: every verse is a record with a dete
 request, so 1,000 references cost one round trip. ``by="metadata"``: records carry the levels
 as metadata (``kanda="Bala", sarga=1, shloka=5``, as chunked corpora usually do), and existence
 is a filtered search per cited sarga, ``shloka`` in the cited numbers.
+
+An index that fails, or answers what it never should, leaves the references it was asked
+about unchecked (``exists=None``, the failure in the reason), never absent: what was found
+before the failure is kept.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from citecheck.errors import ConfigError
+from citecheck.errors import BackendError, ConfigError
 from citecheck.indexes.records import MetadataValue, Record
 from citecheck.protocols import Index
 from citecheck.references.catalogs import Presence, impossible
@@ -112,21 +116,20 @@ class IndexCatalog:
         ids = {ref: self.record_id(ref) for ref in references}
         unique = list(dict.fromkeys(ids.values()))
         records: dict[str, Record | None] = {}
-        failures: dict[str, str] = {}
+        failures: dict[str, Exception] = {}
         for start in range(0, len(unique), self.batch_size):
             batch = unique[start : start + self.batch_size]
             try:
                 fetched = self.index.fetch(batch)
             except Exception as exc:  # a failing backend: these references are unchecked
-                failures.update(dict.fromkeys(batch, f"{type(exc).__name__}: {exc}"))
+                failures.update(dict.fromkeys(batch, exc))
                 continue
             records.update((rid, fetched.get(rid)) for rid in batch)
         out = {}
         for ref, rid in ids.items():
             record = records.get(rid)
             if rid in failures:
-                reason = f"could not check {ref.canonical}: the index failed ({failures[rid]})"
-                out[ref] = Presence(None, reason)
+                out[ref] = _unchecked(ref, failures[rid])
             elif record is not None:
                 reason = f"{ref.canonical} is in the index as {rid!r}"
                 out[ref] = Presence(True, reason, self._text(record.metadata))
@@ -139,10 +142,18 @@ class IndexCatalog:
     def _by_metadata(
         self, references: list[StructuredReference]
     ) -> dict[StructuredReference, Presence]:
-        out: dict[StructuredReference, Presence] = {}
+        if not references:
+            return {}
         dimension = self.index.dimension
         if dimension is None:
-            return {ref: Presence(False, "the index is empty") for ref in references}
+            try:  # a remote index learns its dimension when asked (Pinecone: from its stats)
+                held = self.index.count()
+            except Exception as exc:  # a failing backend: nothing can be checked
+                return {ref: _unchecked(ref, exc) for ref in references}
+            dimension = self.index.dimension
+            if dimension is None:
+                return {ref: _without_dimension(ref, held) for ref in references}
+        out: dict[StructuredReference, Presence] = {}
         probe = [1.0] + [0.0] * (dimension - 1)
         groups: dict[tuple[str, tuple[int, ...]], list[StructuredReference]] = defaultdict(list)
         for ref in references:
@@ -152,11 +163,9 @@ class IndexCatalog:
             where: dict[str, Any] = {self.fields[0]: self._book_value(book)}
             where.update(zip(self.fields[1:], parent, strict=False))
             try:
-                out.update(self._search_group(probe, where, parent, refs))
-            except Exception as exc:  # a failing backend: these references are unchecked
-                failure = f"the index failed ({type(exc).__name__}: {exc})"
-                for ref in refs:
-                    out[ref] = Presence(None, f"could not check {ref.canonical}: {failure}")
+                self._search_group(probe, where, parent, refs, out)
+            except Exception as exc:  # a failing backend: what is not decided yet is unchecked
+                out.update((ref, _unchecked(ref, exc)) for ref in refs if ref not in out)
         return out
 
     def _search_group(
@@ -165,8 +174,10 @@ class IndexCatalog:
         where: dict[str, Any],
         parent: tuple[int, ...],
         refs: list[StructuredReference],
-    ) -> dict[StructuredReference, Presence]:
-        out: dict[StructuredReference, Presence] = {}
+        out: dict[StructuredReference, Presence],
+    ) -> None:
+        """Decides ``refs`` (one sarga's) into ``out`` as it goes, so that a failure part way
+        loses only what was still undecided."""
         shown = ", ".join(f"{k}={v!r}" for k, v in where.items())
         partial = [ref for ref in refs if ref.numbers == parent]
         if partial:
@@ -193,10 +204,14 @@ class IndexCatalog:
                         out[ref] = Presence(True, reason, self._text(hit.metadata))
                 if len(hits) < k:
                     break
+                if len(batch) == k:  # a full page, none of it asked for: the filter was ignored
+                    raise BackendError(
+                        f"the index answered {k} records to a filter on {leaf_field}, none "
+                        f"with a {leaf_field} asked for"
+                    )
             for number, ref in batch.items():
                 reason = f"the index has no record with {shown}, {leaf_field}={number}"
                 out[ref] = Presence(False, reason)
-        return out
 
     def _book_value(self, book: str) -> MetadataValue:
         if self.book_as == "name":
@@ -209,6 +224,20 @@ class IndexCatalog:
             return None
         value = metadata.get(self.text_field)
         return value if isinstance(value, str) else None
+
+
+def _unchecked(ref: StructuredReference, error: Exception) -> Presence:
+    return Presence(
+        None, f"could not check {ref.canonical}: the index failed ({type(error).__name__}: {error})"
+    )
+
+
+def _without_dimension(ref: StructuredReference, held: int) -> Presence:
+    """An index that knows no dimension is empty, or cannot be searched by metadata."""
+    if held == 0:
+        return Presence(False, "the index is empty")
+    unknown = f"the index holds {held} records but does not say their dimension"
+    return Presence(None, f"could not check {ref.canonical}: {unknown}")
 
 
 def _as_int(value: object) -> int | None:

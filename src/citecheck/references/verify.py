@@ -297,10 +297,30 @@ class ReferenceVerifier:
         cache: dict[tuple[str, str], Result],
     ) -> Result | None:
         """The quote checked in the text of the mention's references that exist, joined in
-        order; ``None`` when none exists (each is then not found, and the quote is moot)."""
+        order; ``None`` when none exists (each is then not found, and the quote is moot).
+        Not found there while one of the mention's references could not be checked, it is
+        ``UNCHECKED``: it may stand in the verse that could not be read."""
         refs = [ref for ref in mention.references if presences[ref].exists]
         if not refs:
             return None
+        result = self._quote_in(refs, quote, presences, cache)
+        unread = [ref for ref in mention.references if presences[ref].exists is None]
+        if not unread or result.status in (Status.VERIFIED, Status.UNCHECKED):
+            return result
+        reason = (
+            f"{result.reason}; {unread[0].canonical} could not be checked "
+            f"({presences[unread[0]].reason}), so the quote may stand there"
+        )
+        return Result(result.citation, Status.UNCHECKED, 0.5, result.evidence, reason)
+
+    def _quote_in(
+        self,
+        refs: list[StructuredReference],
+        quote: str,
+        presences: dict[StructuredReference, Presence],
+        cache: dict[tuple[str, str], Result],
+    ) -> Result:
+        """The quote checked in the joined text of ``refs``, which all exist."""
         texts = [presences[ref].text or self.texts.get(ref.canonical) for ref in refs]
         name = refs[0].canonical if len(refs) == 1 else f"{refs[0].canonical}–{refs[-1].canonical}"
         citation = Citation(name, excerpt=quote)
@@ -330,7 +350,13 @@ class ReferenceVerifier:
         """The quote missing at ``cited`` looked for in the other verses of the same sarga
         (chapter): right words, wrong verse number is ``WRONG_LOCATION``, not a fabrication.
         The verses looked up join ``presences``, so the next quote of that sarga, in this
-        answer or another of the batch, asks the catalog nothing."""
+        answer or another of the batch, asks the catalog nothing.
+
+        When some of them could not be looked up (the index failed) and the quote is in none
+        of the others, it is ``UNCHECKED``, not ``UNSUPPORTED``: the quote is not at the cited
+        verse, but it may stand in a verse that could not be read, and ``UNSUPPORTED`` would
+        call a misnumbered quote a fabrication on no evidence. Found in a verse that could be
+        read, it is ``WRONG_LOCATION`` whatever failed."""
         if len(cited.numbers) != self.scheme.depth:
             return None
         parent = cited.numbers[:-1]
@@ -347,6 +373,15 @@ class ReferenceVerifier:
             if found[ref].exists and (text := found[ref].text or self.texts.get(ref.canonical))
         }
         evidence = self._quotes.locate(quote, documents) if documents else []
+        unread = [ref for ref in siblings if found[ref].exists is None]
+        if not evidence and unread:
+            sarga = self.scheme.reference(cited.book, parent).canonical
+            reason = (
+                f"{found[cited].reason}, but {result.reason}; the other verses of {sarga} "
+                f"could not be searched ({len(unread)} unchecked: {found[unread[0]].reason}), "
+                "so it may stand in one of them"
+            )
+            return Result(result.citation, Status.UNCHECKED, 0.5, result.evidence, reason)
         if not evidence:
             return None
         best = evidence[0]

@@ -10,8 +10,10 @@ Pinecone does, so a backend that forgets to restore integers fails the suite.
 It also watches the client: every request is logged (:attr:`PineconeEmulator.requests`), wire
 mistakes (a missing API version header, a batch over Pinecone's limits) are refused with the
 status Pinecone gives and listed in :attr:`PineconeEmulator.violations`, and the next requests
-can be made to fail or hang (:meth:`PineconeEmulator.fail_next`,
-:meth:`PineconeEmulator.delay_next`)::
+can be made to fail (:meth:`PineconeEmulator.fail_next`, echoing the API key as careless
+proxies do), hang (:meth:`PineconeEmulator.delay_next`), get an answer Pinecone never gives
+(:meth:`PineconeEmulator.answer_next`) or trickle in a byte at a time
+(:meth:`PineconeEmulator.drip_next`)::
 
     with PineconeEmulator(dimension=4) as emulator:
         index = pinecone.Index(host=emulator.host, api_key="test-key")
@@ -107,11 +109,29 @@ class _Reject(Exception):
 
 @dataclass(slots=True)
 class _Fault:
-    status: int | None
-    delay: float
+    """What to do to the next ``remaining`` requests (to ``path`` only, when set)."""
+
     remaining: int
     path: str | None
+    status: int | None = None
+    delay: float = 0.0
     retry_after: float | None = None
+    echo_key: bool = False
+    body: Any = None
+    raw: bool = False  # answer ``status`` with ``body`` as it is, whatever was asked
+    drip: float = 0.0  # seconds between bytes of the answer
+    drip_headers: bool = True  # the status line and headers trickle too, not just the body
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """What the handler sends back: status, body bytes, extra headers, and how fast."""
+
+    status: int
+    data: bytes
+    headers: Mapping[str, str]
+    drip: float = 0.0
+    drip_headers: bool = True
 
 
 @dataclass(slots=True)
@@ -423,22 +443,44 @@ class PineconeEmulator:
         times: int = 1,
         path: str | None = None,
         retry_after: float | None = None,
+        *,
+        echo_key: bool = False,
     ) -> None:
-        """Answer the next ``times`` requests (to ``path`` only, if given) with ``status``."""
+        """Answer the next ``times`` requests (to ``path`` only, if given) with ``status``;
+        with ``echo_key`` the error message repeats the ``Api-Key`` header it got, as some
+        servers and proxies do, to test that the key reaches no message, traceback or log."""
         with self._lock:
-            self._faults.append(_Fault(status, 0.0, times, path, retry_after))
+            fault = _Fault(times, path, status, retry_after=retry_after, echo_key=echo_key)
+            self._faults.append(fault)
 
     def delay_next(self, seconds: float, times: int = 1, path: str | None = None) -> None:
         """Hold the next ``times`` requests (to ``path`` only) ``seconds`` before answering."""
         with self._lock:
-            self._faults.append(_Fault(None, seconds, times, path))
+            self._faults.append(_Fault(times, path, delay=seconds))
+
+    def answer_next(self, status: int, body: Any, times: int = 1, path: str | None = None) -> None:
+        """Answer the next ``times`` requests (to ``path`` only) with ``status`` and ``body``
+        (a JSON value, or ``bytes`` sent as they are) without looking at them: an ``HTTP 200``
+        of ``{}`` or of HTML, which Pinecone never sends and a client must not read as data."""
+        with self._lock:
+            self._faults.append(_Fault(times, path, status, body=body, raw=True))
+
+    def drip_next(
+        self, interval: float, times: int = 1, path: str | None = None, *, headers: bool = True
+    ) -> None:
+        """Send the answers to the next ``times`` requests (to ``path`` only) one byte every
+        ``interval`` seconds — status line and headers too, or with ``headers=False`` only the
+        body — so that each read of the client succeeds and only a total deadline stops it.
+        The drip stops when the client hangs up or the emulator stops."""
+        with self._lock:
+            self._faults.append(_Fault(times, path, drip=interval, drip_headers=headers))
 
     # -- answering --------------------------------------------------------------------------
 
     def _answer(
         self, method: str, target: str, headers: Mapping[str, str], raw: bytes
-    ) -> tuple[int, dict[str, Any], dict[str, str]] | None:
-        """Status, JSON payload and extra headers for one request; ``None`` to hang up."""
+    ) -> _Answer | None:
+        """The answer to one request; ``None`` to hang up."""
         split = urlsplit(target)
         query = parse_qs(split.query, keep_blank_values=True)
         with self._lock:
@@ -450,12 +492,15 @@ class PineconeEmulator:
         try:
             self._check_headers(headers)
             body = self._parse(raw) if method == "POST" else None
-            if fault is not None and fault.status is not None:
-                raise _Reject(
-                    fault.status, "injected by the emulator", retry_after=fault.retry_after
-                )
-            with self._lock:
-                status, payload = 200, self._route(method, split.path, body, query)
+            if fault is not None and fault.raw and fault.status is not None:
+                status, payload = fault.status, fault.body
+            elif fault is not None and fault.status is not None:
+                echoed = f" (got Api-Key {headers.get('api-key')})" if fault.echo_key else ""
+                message = f"injected by the emulator{echoed}"
+                raise _Reject(fault.status, message, retry_after=fault.retry_after)
+            else:
+                with self._lock:
+                    status, payload = 200, self._route(method, split.path, body, query)
         except _Reject as reject:
             status, payload = reject.status, reject.payload()
             if reject.retry_after is not None:
@@ -465,7 +510,10 @@ class PineconeEmulator:
                     self._violations.append(f"{method} {split.path}: {reject.message}")
         with self._lock:
             self._log.append(self._entry(method, split.path, query, headers, body, raw, status))
-        return status, payload, extra
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        if fault is not None and fault.drip:
+            return _Answer(status, data, extra, fault.drip, fault.drip_headers)
+        return _Answer(status, data, extra)
 
     def _take_fault(self, path: str) -> _Fault | None:
         for fault in self._faults:
@@ -765,18 +813,36 @@ class _Handler(BaseHTTPRequestHandler):
         if answer is None:
             self.close_connection = True
             return
-        status, payload, extra = answer
-        data = json.dumps(payload).encode()
         try:
-            self.send_response(status)
-            for name, value in extra.items():
+            if answer.drip:
+                self._drip(answer)
+                return
+            self.send_response(answer.status)
+            for name, value in answer.headers.items():
                 self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Content-Length", str(len(answer.data)))
             self.end_headers()
-            self.wfile.write(data)
+            self.wfile.write(answer.data)
         except OSError:  # the client gave up (a timeout test): nobody to answer
             self.close_connection = True
+
+    def _drip(self, answer: _Answer) -> None:
+        """The answer a byte at a time; the connection is closed after it, or when the
+        emulator stops (``OSError`` from a client that hung up goes to the caller)."""
+        self.close_connection = True
+        lines = [f"HTTP/1.1 {answer.status} {self.responses.get(answer.status, ('',))[0]}"]
+        lines += [f"{name}: {value}" for name, value in answer.headers.items()]
+        lines += ["Content-Type: application/json", f"Content-Length: {len(answer.data)}"]
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        trickled = head + answer.data if answer.drip_headers else answer.data
+        if not answer.drip_headers:
+            self.wfile.write(head)
+        wake = self.server.emulator._wake
+        for position in range(len(trickled)):
+            if wake.wait(answer.drip):
+                return
+            self.wfile.write(trickled[position : position + 1])
 
     def log_message(self, format: str, *args: Any) -> None:
         """Silent: the request log is :attr:`PineconeEmulator.requests`."""
