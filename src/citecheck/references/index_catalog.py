@@ -107,8 +107,28 @@ class IndexCatalog:
             else:
                 wanted.append(ref)
         check = self._by_id if self.by == "id" else self._by_metadata
-        found.update(check(wanted))
+        decided = check(wanted)
+        found.update(self._unless_empty(decided))
         return {ref: found[ref] for ref in dict.fromkeys(references)}
+
+    def _unless_empty(
+        self, decided: dict[StructuredReference, Presence]
+    ) -> dict[StructuredReference, Presence]:
+        """When nothing asked for was found, ask the index whether it holds anything: an empty
+        index (a wrong namespace, an index not loaded yet) cannot tell a phantom reference from
+        a real one, so its "absent" is unchecked, not a phantom."""
+        if not decided or any(p.exists for p in decided.values()):
+            return decided
+        absent = [ref for ref, p in decided.items() if p.exists is False]
+        if not absent:
+            return decided
+        try:
+            held = self.index.count()
+        except Exception as exc:  # a failing backend: what it called absent is unchecked
+            return {**decided, **{ref: _unchecked(ref, exc) for ref in absent}}
+        if held:
+            return decided
+        return {**decided, **{ref: _in_an_empty_index(ref) for ref in absent}}
 
     # -- by id ----------------------------------------------------------------------------
 
@@ -232,10 +252,18 @@ def _unchecked(ref: StructuredReference, error: Exception) -> Presence:
     )
 
 
+def _in_an_empty_index(ref: StructuredReference) -> Presence:
+    return Presence(
+        None,
+        f"could not check {ref.canonical}: the index holds no records (a wrong namespace, or "
+        "an index not loaded yet?)",
+    )
+
+
 def _without_dimension(ref: StructuredReference, held: int) -> Presence:
     """An index that knows no dimension is empty, or cannot be searched by metadata."""
     if held == 0:
-        return Presence(False, "the index is empty")
+        return _in_an_empty_index(ref)
     unknown = f"the index holds {held} records but does not say their dimension"
     return Presence(None, f"could not check {ref.canonical}: {unknown}")
 
