@@ -395,3 +395,26 @@ def test_a_sign_or_minus_at_a_quotes_end_is_never_edge_punctuation(quote: str, s
     """Punctuation at a quote's ends is ignored, but a percent sign or a minus is meaning."""
     (row,) = citecheck.verify_quotes([quote], {"d": source}).rows
     assert row.status is Status.PARTIAL, row.reason
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".xlsx"])
+def test_a_save_that_fails_half_way_leaves_the_old_file(
+    tmp_path: Path, suffix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The rows are written to a temporary file and renamed into place: a failure at the rename
+    # leaves the previous report whole and no stray file beside it.
+    if suffix == ".xlsx":
+        pytest.importorskip("openpyxl")
+    report = citecheck.verify_quotes(["the committee approved"], {"m": "The committee approved."})
+    target = tmp_path / f"report{suffix}"
+    report.save(target)
+    before = target.read_bytes()
+
+    def refuse(*args: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("os.replace", refuse)
+    with pytest.raises(OSError, match="disk full"):
+        report.save(target)
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]

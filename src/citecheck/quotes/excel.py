@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from citecheck._atomic import write_bytes_atomic
 from citecheck.errors import MissingDependencyError
 
 if TYPE_CHECKING:
@@ -62,4 +64,6 @@ def write_workbook(report: QuoteReport, path: Path) -> None:
         stats.append([variable, value])
     stats.column_dimensions["A"].width = 30
     stats.column_dimensions["B"].width = _NUMBER_WIDTH
-    workbook.save(path)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    write_bytes_atomic(path, buffer.getvalue())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import statistics
 from collections import Counter
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from citecheck._atomic import write_text_atomic
 from citecheck.model import Evidence, Status
 from citecheck.quotes.config import QuoteConfig
 
@@ -175,10 +177,11 @@ class QuoteReport:
         write_workbook(self, Path(path))
 
     def save(self, path: str | Path) -> None:
-        """Write the rows in the format the file name asks for: .json, .csv or .xlsx."""
+        """Write the rows in the format the file name asks for: .json, .csv or .xlsx, all at
+        once (a temporary file renamed into place), so a run that dies leaves no half file."""
         path = Path(path)
         writers: dict[str, Callable[[Path], object]] = {
-            ".json": lambda p: p.write_text(self.to_json(), encoding="utf-8"),
+            ".json": lambda p: write_text_atomic(p, self.to_json()),
             ".csv": self.to_csv,
             ".xlsx": self.to_excel,
         }
@@ -195,8 +198,9 @@ def _write_csv(
     import csv
 
     if isinstance(target, str | Path):
-        with open(target, "w", newline="", encoding="utf-8") as handle:
-            _write_csv(handle, header, rows)
+        buffer = io.StringIO(newline="")
+        _write_csv(buffer, header, rows)
+        write_text_atomic(target, buffer.getvalue())
         return
     writer = csv.writer(target)
     writer.writerow(header)
