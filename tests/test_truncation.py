@@ -17,6 +17,7 @@ np = pytest.importorskip("numpy")
 
 from citecheck import Document, Status, Verifier  # noqa: E402
 from citecheck.chunking import chunk_text, model_chunks  # noqa: E402
+from citecheck.corpus import Corpus  # noqa: E402
 from citecheck.embedders import CachedEmbedder, token_budget  # noqa: E402
 from citecheck.errors import BackendError, ConfigError  # noqa: E402
 from citecheck.matchers.embedding import EmbeddingMatcher  # noqa: E402
@@ -184,6 +185,16 @@ def test_a_query_longer_than_the_model_reads_is_embedded_whole() -> None:
     [best] = matcher.rank(query, Document("bridge", CITED), k=1)
     assert embedder.longest <= 16
     assert best.scores["cosine"] > 0.3  # the query's end counts: its start shares no word
+
+
+def test_an_index_of_a_long_transcript_holds_only_what_the_model_reads() -> None:
+    embedder = TruncatingEmbedder(max_tokens=32)
+    corpus = Corpus(embedder)
+    source = f"{_transcript(20_000)} {SPOKEN} {_transcript(400, seed=2)}"
+    corpus.add({"talk": source})
+    [best] = corpus.search(CITED, k=1)
+    assert embedder.longest <= 32
+    assert SPOKEN in source[best.start : best.end]
 
 
 # -- the rules, by property --------------------------------------------------------------------
