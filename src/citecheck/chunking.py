@@ -41,10 +41,11 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from citecheck.errors import ConfigError, InputError, MissingDependencyError, SourceError
 from citecheck.text import sentence_spans
+from citecheck.tokens import TokenBudget, token_windows
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -53,12 +54,14 @@ __all__ = [
     "Block",
     "BlockKind",
     "Chunk",
+    "ModelChunks",
     "PlainText",
     "Splitter",
     "builtin_splitter",
     "chunk_text",
     "count_words",
     "default_splitter",
+    "model_chunks",
     "plain_text",
     "sentencex_splitter",
 ]
@@ -701,6 +704,15 @@ def chunk_text(
     taken as plain text: paragraphs at blank lines, whitespace collapsed, nothing removed.
     """
     _check_text(text, "chunk_text")
+    splitter = _checked(min_chunk_length_chars, max_chunk_chars, language, splitter)
+    plain, drafts = _drafts(text, markdown, min_chunk_length_chars, max_chunk_chars, splitter)
+    return [_chunk(plain, draft.start, draft.end) for draft in drafts]
+
+
+def _checked(
+    min_chunk_length_chars: int, max_chunk_chars: int | None, language: str, splitter: object
+) -> Splitter:
+    """The splitter to use, once the chunking options are checked."""
     _check_count(min_chunk_length_chars, "min_chunk_length_chars", 0)
     if max_chunk_chars is not None:
         _check_count(max_chunk_chars, "max_chunk_chars", 1)
@@ -710,9 +722,25 @@ def chunk_text(
                 f"max_chunk_chars ({max_chunk_chars})"
             )
     if splitter is None:
-        splitter = default_splitter(language)
-    elif not callable(splitter):
+        return default_splitter(language)
+    if not callable(splitter):
         raise ConfigError(f"splitter must be callable, got {type(splitter).__name__}")
+    return cast(Splitter, splitter)
+
+
+def _chunk(plain: PlainText, start: int, end: int) -> Chunk:
+    """The chunk of ``plain.text[start:end]``, with its range in the original."""
+    return Chunk(*plain.to_original(start, end), plain.text[start:end])
+
+
+def _drafts(
+    text: str,
+    markdown: bool,
+    min_chunk_length_chars: int,
+    max_chunk_chars: int | None,
+    splitter: Splitter,
+) -> tuple[PlainText, list[_Draft]]:
+    """The plain text of ``text`` and its chunks as ranges of it (see :func:`chunk_text`)."""
     plain = plain_text(text, markdown=markdown)
     drafts: list[_Draft] = []
     for index, block in enumerate(plain.blocks):
@@ -726,11 +754,100 @@ def chunk_text(
             for s, e in _fit(body, start, end, max_chunk_chars, separable):
                 heading = block.kind == "heading"
                 drafts.append(_Draft(block.start + s, block.start + e, heading, index, index))
-    chunks = []
-    for draft in _merge(drafts, min_chunk_length_chars, max_chunk_chars):
-        start, end = plain.to_original(draft.start, draft.end)
-        chunks.append(Chunk(start, end, plain.text[draft.start : draft.end]))
-    return chunks
+    return plain, _merge(drafts, min_chunk_length_chars, max_chunk_chars)
+
+
+# -- chunks a model reads whole ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ModelChunks:
+    """A source cut for a model that reads at most ``budget.max_tokens`` tokens of a text.
+
+    ``chunks`` are the sentence chunks of :func:`chunk_text`, except that a chunk longer than
+    the budget (a transcript with no punctuation, a run-on sentence) is replaced by overlapping
+    windows that fit it (:func:`citecheck.tokens.token_windows`); ``windowed[i]`` says whether
+    ``chunks[i]`` is such a window. Every chunk keeps its offsets into the original text, and
+    every rendered word is in some chunk: the model is never handed more than it reads.
+    """
+
+    chunks: tuple[Chunk, ...]
+    windowed: tuple[bool, ...]
+    budget: TokenBudget
+    _plain: PlainText
+    _ranges: tuple[tuple[int, int], ...]  # each chunk's range in the plain text
+
+    def within(self, index: int, tokens: int) -> list[Chunk]:
+        """Windows of about ``tokens`` tokens inside ``chunks[index]``, a quarter of that
+        apart, covering it.
+
+        A window of a long passage holds a sentence among much else, and its vector, the mean
+        of its tokens, says less of that sentence than the sentence's own would. Windows the
+        length of a citation let a caller find the stretch that says what it says, as sentence
+        chunks do where the text has sentences."""
+        if not 0 <= index < len(self.chunks):
+            raise InputError(f"there is no chunk {index} among {len(self.chunks)}")
+        if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
+            raise ConfigError(f"tokens must be a positive int, got {tokens!r}")
+        start, end = self._ranges[index]
+        [spans] = self.budget.spans([self._plain.text[start:end]])
+        size = min(self.budget.max_tokens, tokens + tokens // 4)
+        overlap = size - max(1, tokens // 4) if size > 1 else 0
+        return [
+            _chunk(self._plain, *_window(start, end, spans, first, stop))
+            for first, stop in token_windows(spans, size, max(0, overlap))
+        ]
+
+
+def model_chunks(
+    text: str,
+    budget: TokenBudget | None = None,
+    *,
+    markdown: bool = True,
+    min_chunk_length_chars: int = 20,
+    language: str = "en",
+    splitter: Splitter | None = None,
+) -> ModelChunks:
+    """Cut a source into chunks a model reads whole: :func:`chunk_text`'s sentence chunks,
+    with windows in place of any longer than ``budget`` (the default :class:`TokenBudget`
+    estimates tokens and allows 254). See :class:`ModelChunks`."""
+    _check_text(text, "model_chunks")
+    budget = TokenBudget() if budget is None else budget
+    if not isinstance(budget, TokenBudget):
+        raise ConfigError(f"budget must be a TokenBudget, got {type(budget).__name__}")
+    splitter = _checked(min_chunk_length_chars, None, language, splitter)
+    plain, drafts = _drafts(text, markdown, min_chunk_length_chars, None, splitter)
+    counted = budget.spans([plain.text[d.start : d.end] for d in drafts])
+    chunks: list[Chunk] = []
+    windowed: list[bool] = []
+    ranges: list[tuple[int, int]] = []
+    size = budget.window
+    for draft, spans in zip(drafts, counted, strict=True):
+        fits = len(spans) <= budget.max_tokens
+        pieces = (
+            [(draft.start, draft.end)]
+            if fits
+            else [
+                _window(draft.start, draft.end, spans, first, stop)
+                for first, stop in token_windows(spans, size, size // 2)
+            ]
+        )
+        for start, end in pieces:
+            chunks.append(_chunk(plain, start, end))
+            windowed.append(not fits)
+            ranges.append((start, end))
+    return ModelChunks(tuple(chunks), tuple(windowed), budget, plain, tuple(ranges))
+
+
+def _window(
+    start: int, end: int, spans: Sequence[tuple[int, int]], first: int, stop: int
+) -> tuple[int, int]:
+    """The plain range of tokens ``first`` to ``stop`` of ``text[start:end]``; the first window
+    starts, and the last ends, with the text itself, so that no character is left out."""
+    return (
+        start if first == 0 else start + spans[first][0],
+        end if stop == len(spans) else start + spans[stop - 1][1],
+    )
 
 
 _NON_SPACE = re.compile(r"\S+")

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from citecheck import registry
-from citecheck.chunking import Chunk, chunk_text
+from citecheck.chunking import Chunk, model_chunks
 from citecheck.documents import Document
 from citecheck.documents.split import Sources, as_documents
 from citecheck.documents.structure import PAGE_MARKER
+from citecheck.embedders.cache import token_budget
 from citecheck.errors import ConfigError, InputError
 from citecheck.indexes.filters import Filter, check_filter
 from citecheck.indexes.records import MetadataValue, Record
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 __all__ = ["Corpus", "Update"]
 
 _CHUNKINGS = ("sentences", "windows")
-_MAX_SENTENCE_CHUNK = 2000  # a run-on "sentence" is cut between words, well under 40 KB of metadata
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,10 +152,13 @@ class Corpus:
             if not region.strip():
                 continue
             if self.chunking == "sentences":
-                pieces = chunk_text(
-                    region,
-                    min_chunk_length_chars=self.min_chunk_length_chars,
-                    max_chunk_chars=_MAX_SENTENCE_CHUNK,
+                # sentences, and windows that fit the model in place of longer ones
+                pieces = list(
+                    model_chunks(
+                        region,
+                        token_budget(self.embedder),
+                        min_chunk_length_chars=self.min_chunk_length_chars,
+                    ).chunks
                 )
             else:
                 pieces = _windows(region, self.window_chars, self.overlap_chars)

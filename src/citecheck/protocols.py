@@ -19,7 +19,15 @@ if TYPE_CHECKING:
     from citecheck.references.catalogs import Presence
     from citecheck.references.scheme import StructuredReference
 
-__all__ = ["CitationSyntax", "Embedder", "Index", "Judge", "Matcher", "ReferenceCatalog"]
+__all__ = [
+    "CitationSyntax",
+    "Embedder",
+    "Index",
+    "Judge",
+    "Matcher",
+    "ReferenceCatalog",
+    "TokenLimited",
+]
 
 
 @runtime_checkable
@@ -59,7 +67,10 @@ class CitationSyntax(Protocol):
 class Embedder(Protocol):
     """Turns texts into vectors; any LangChain ``Embeddings`` object fits unchanged.
 
-    Vectors may be lists or numpy arrays; citecheck compares them by cosine similarity.
+    Vectors may be lists or numpy arrays; citecheck compares them by cosine similarity. An
+    embedder that reads only so many tokens of a text says so by being :class:`TokenLimited`
+    as well; one that does not is assumed to read 254 (see :func:`~citecheck.embedders.
+    token_budget`).
     """
 
     def embed_documents(self, texts: list[str]) -> Sequence[Sequence[float]]:
@@ -68,6 +79,25 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> Sequence[float]:
         """The vector of one query text."""
+        ...
+
+
+@runtime_checkable
+class TokenLimited(Protocol):
+    """An embedder that says how much of a text it reads; optional, and both parts are.
+
+    A model reads at most ``max_tokens`` tokens of a text (its own markers, such as ``[CLS]``,
+    not counted) and drops the rest without a word. Knowing the limit, citecheck never hands it
+    more: a longer source passage is cut into overlapping windows that fit, and a longer query
+    is embedded as the mean of its windows. ``token_spans`` counts as the model does: each
+    text's tokens as ``(start, end)`` character spans, in order. Without it citecheck measures
+    with :func:`~citecheck.tokens.estimate_token_spans`, which overcounts.
+    """
+
+    max_tokens: int
+
+    def token_spans(self, texts: Sequence[str]) -> Sequence[Sequence[tuple[int, int]]]:
+        """The tokens of each text, as character spans in it."""
         ...
 
 

@@ -9,7 +9,7 @@ them returns into one numpy matrix.
 
 from __future__ import annotations
 
-from citecheck.embedders.cache import CachedEmbedder, as_matrix, embed_texts
+from citecheck.embedders.cache import CachedEmbedder, as_matrix, embed_texts, token_budget
 from citecheck.embedders.sentence_transformers import DEFAULT_MODEL, SentenceTransformerEmbedder
 
 __all__ = [
@@ -18,4 +18,5 @@ __all__ = [
     "SentenceTransformerEmbedder",
     "as_matrix",
     "embed_texts",
+    "token_budget",
 ]

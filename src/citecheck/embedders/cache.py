@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
+from citecheck.tokens import DEFAULT_MAX_TOKENS, TokenBudget, estimate_token_spans
 
 if TYPE_CHECKING:
     import numpy as np
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
     from citecheck.protocols import Embedder
 
-__all__ = ["CachedEmbedder", "as_matrix", "embed_texts"]
+__all__ = ["CachedEmbedder", "as_matrix", "embed_texts", "token_budget"]
 
 _DATABASE = "embeddings-v1.sqlite"
 
@@ -207,3 +208,21 @@ def embed_texts(embedder: Embedder, texts: Sequence[str]) -> npt.NDArray[np.floa
             f"the embedder returned {matrix.shape[0]} vectors for {len(texts)} texts"
         )
     return matrix
+
+
+def token_budget(embedder: Embedder) -> TokenBudget:
+    """How much of a text ``embedder`` reads (:class:`~citecheck.tokens.TokenBudget`), from
+    its optional ``max_tokens`` and ``token_spans`` (see :class:`~citecheck.protocols.
+    TokenLimited`; a :class:`CachedEmbedder` answers for the embedder it wraps).
+
+    An embedder that does not say is taken to read
+    :data:`~citecheck.tokens.DEFAULT_MAX_TOKENS` tokens, and one with no ``token_spans`` is
+    measured with :func:`~citecheck.tokens.estimate_token_spans`, which overcounts: texts are
+    then cut finer than needed, never longer than the model reads."""
+    inner: object = embedder.embedder if isinstance(embedder, CachedEmbedder) else embedder
+    limit = getattr(inner, "max_tokens", None)
+    spans = getattr(inner, "token_spans", None)
+    return TokenBudget(
+        DEFAULT_MAX_TOKENS if limit is None else limit,
+        spans if callable(spans) else estimate_token_spans,
+    )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.embedders.cache import CachedEmbedder
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
+from citecheck.tokens import estimate_token_spans
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,6 +45,9 @@ class SentenceTransformerEmbedder:
     ``device`` go to ``encode``; with ``normalize`` (the default) vectors have unit length, so
     a dot product is the cosine. ``cache_dir`` keeps vectors on disk between runs; the
     in-memory cache is always on. Needs the ``embeddings`` extra.
+
+    :attr:`max_tokens` and :meth:`token_spans` tell citecheck how much of a text the model
+    reads, in its own tokens, so that no text it embeds is cut short.
     """
 
     def __init__(
@@ -98,6 +102,36 @@ class SentenceTransformerEmbedder:
 
         if find_spec("sentence_transformers") is None:
             raise MissingDependencyError("sentence-transformers", "embeddings")
+
+    @property
+    def max_tokens(self) -> int:
+        """The most tokens of one text the model reads: its ``max_seq_length`` less the markers
+        its tokenizer adds (all-MiniLM-L6-v2: 256 - 2). The model drops the rest, so citecheck
+        cuts longer texts into windows of this many (see :mod:`citecheck.tokens`)."""
+        model = self.model
+        try:
+            markers = int(model.tokenizer.num_special_tokens_to_add(pair=False))
+        except AttributeError:  # not a transformers tokenizer: assume [CLS] and [SEP]
+            markers = 2
+        return max(2, int(model.max_seq_length) - markers)
+
+    def token_spans(self, texts: Sequence[str]) -> Sequence[Sequence[tuple[int, int]]]:
+        """Each text's tokens as the model's tokenizer cuts them, as character spans (its
+        markers left out). A tokenizer that cannot give offsets (a slow, pure-Python one) is
+        replaced by :func:`~citecheck.tokens.estimate_token_spans`, which overcounts."""
+        tokenizer = self.model.tokenizer
+        if not getattr(tokenizer, "is_fast", False):
+            return estimate_token_spans(texts)
+        encoded = tokenizer(
+            list(texts),
+            add_special_tokens=False,
+            return_offsets_mapping=True,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+            verbose=False,
+        )
+        spans: Sequence[Sequence[tuple[int, int]]] = encoded["offset_mapping"]
+        return spans
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return self.cache.embed_documents(texts)

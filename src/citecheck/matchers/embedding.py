@@ -3,6 +3,14 @@
 A claim that paraphrases its source shares few words with it, so the lexical matchers miss it.
 This matcher splits a document into sentence chunks (:mod:`citecheck.chunking`, with offsets
 into the original text), embeds them once, and ranks them by cosine similarity to the query.
+
+The model reads only so many tokens of a text (:func:`~citecheck.embedders.token_budget`), so
+a chunk longer than that, such as a transcript with no punctuation, is cut into overlapping
+windows that fit (:func:`~citecheck.chunking.model_chunks`), and a query longer than that is
+embedded as the mean of its windows. A window holds a sentence among much else, so when one of
+the best few chunks for a query is a window, the matcher looks inside it at windows as long as
+the query and reports the best of them when it scores higher: the stretch that says what the
+query says, with its own offsets.
 """
 
 from __future__ import annotations
@@ -12,14 +20,18 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from citecheck.chunking import Chunk, chunk_text
+from citecheck.chunking import Chunk, ModelChunks, model_chunks
 from citecheck.documents import Document
-from citecheck.embedders.cache import CachedEmbedder, embed_texts
+from citecheck.embedders.cache import CachedEmbedder, embed_texts, token_budget
 from citecheck.errors import ConfigError
 from citecheck.model import Evidence, Span
+from citecheck.tokens import TokenBudget, token_windows
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder
+
+_LOOKED_INTO = 3
+"""How many of a query's best windows the matcher looks inside (see the module docstring)."""
 
 __all__ = ["EmbeddingMatcher"]
 
@@ -62,7 +74,8 @@ class EmbeddingMatcher:
         self.min_chunk_length_chars = min_chunk_length_chars
         self.markdown = markdown
         self.cache_documents = cache_documents
-        self._prepared: OrderedDict[str, tuple[list[Chunk], Any]] = OrderedDict()
+        self._prepared: OrderedDict[str, tuple[ModelChunks, Any]] = OrderedDict()
+        self._budget: TokenBudget | None = None
         self._lock = threading.Lock()
 
     @property
@@ -77,11 +90,18 @@ class EmbeddingMatcher:
             self._embedder = CachedEmbedder(self._embedder, name)
         return self._embedder
 
+    @property
+    def budget(self) -> TokenBudget:
+        """How much of a text the embedder reads (:func:`~citecheck.embedders.token_budget`)."""
+        if self._budget is None:
+            self._budget = token_budget(self.embedder)
+        return self._budget
+
     def prefetch(self, texts: Sequence[str]) -> None:
         """Embed ``texts`` in one batch now, so that ranking them one by one later finds their
         vectors in the cache: a model embeds a batch far faster than the same texts singly."""
         if texts:
-            embed_texts(self.embedder, list(dict.fromkeys(texts)))
+            self._queries(list(dict.fromkeys(texts)))
 
     def find(self, query: str, document: Document, within: Span | None = None) -> list[Evidence]:
         return [
@@ -104,26 +124,81 @@ class EmbeddingMatcher:
         """:meth:`rank` for several queries at once: one embedding call for all of them."""
         if not queries:
             return []
-        chunks, matrix = self._chunks(document)
+        cut, matrix = self._chunks(document)
         keep = [
             i
-            for i, c in enumerate(chunks)
+            for i, c in enumerate(cut.chunks)
             if within is None or (c.start < within.end and c.end > within.start)
         ]
         if not keep:
             return [[] for _ in queries]
-        vectors = _unit_rows(embed_texts(self.embedder, list(queries)))
+        vectors, lengths = self._queries(queries)
         similarities = vectors @ matrix[keep].T
         wanted = min(k or self.top_k, len(keep))
         ranked: list[list[Evidence]] = []
-        for row in similarities:
-            order = row.argsort()[::-1][:wanted]
-            ranked.append([self._evidence(document, chunks[keep[j]], float(row[j])) for j in order])
+        for vector, length, row in zip(vectors, lengths, similarities, strict=True):
+            order = row.argsort()[::-1]
+            best: dict[tuple[int, int], tuple[float, Chunk]] = {}
+            for position, j in enumerate(order[: max(wanted, _LOOKED_INTO)]):
+                chunk, cosine = cut.chunks[keep[j]], float(row[j])
+                if cut.windowed[keep[j]]:
+                    inner, piece = self._inside(cut, keep[j], vector, length, within)
+                    if inner > cosine:
+                        cosine, chunk = inner, piece
+                elif position >= wanted:
+                    continue
+                if best.get((chunk.start, chunk.end), (-2.0,))[0] < cosine:
+                    best[chunk.start, chunk.end] = (cosine, chunk)
+            top = sorted(best.values(), key=lambda pair: -pair[0])[:wanted]
+            ranked.append([self._evidence(document, chunk, cosine) for cosine, chunk in top])
         return ranked
 
+    def _inside(
+        self, cut: ModelChunks, index: int, vector: Any, length: int, within: Span | None
+    ) -> tuple[float, Chunk]:
+        """The window ``length`` tokens long inside window ``index`` most similar to
+        ``vector``; its cosine first. ``(-2.0, the window)`` when none lies in ``within``."""
+        pieces = [
+            c
+            for c in cut.within(index, length)
+            if within is None or (c.start < within.end and c.end > within.start)
+        ]
+        if not pieces:
+            return -2.0, cut.chunks[index]
+        cosines = _unit_rows(embed_texts(self.embedder, [c.text for c in pieces])) @ vector
+        at = int(cosines.argmax())
+        return float(cosines[at]), pieces[at]
+
+    def _queries(self, queries: Sequence[str]) -> tuple[Any, list[int]]:
+        """The unit vectors of ``queries`` and their lengths in tokens. A query longer than
+        the model reads is embedded as the mean of its windows, not cut short."""
+        import numpy as np
+
+        budget = self.budget
+        texts: list[str] = []
+        owners: list[int] = []
+        spans_of = budget.spans(queries)
+        for number, (query, spans) in enumerate(zip(queries, spans_of, strict=True)):
+            if len(spans) <= budget.max_tokens:
+                texts.append(query)
+                owners.append(number)
+                continue
+            for first, stop in token_windows(spans, budget.window, budget.window // 2):
+                start = 0 if first == 0 else spans[first][0]
+                end = len(query) if stop == len(spans) else spans[stop - 1][1]
+                texts.append(query[start:end])
+                owners.append(number)
+        matrix = _unit_rows(embed_texts(self.embedder, texts))
+        if len(texts) > len(queries):
+            summed = np.zeros((len(queries), matrix.shape[1]), dtype=matrix.dtype)
+            np.add.at(summed, owners, matrix)
+            matrix = _unit_rows(summed)
+        return matrix, [max(1, len(spans)) for spans in spans_of]
+
     def chunks(self, document: Document) -> list[Chunk]:
-        """The chunks of ``document`` this matcher compares with (embedded on first use)."""
-        return self._chunks(document)[0]
+        """The chunks of ``document`` this matcher compares with (embedded on first use): its
+        sentences, and windows in place of any too long for the model."""
+        return list(self._chunks(document)[0].chunks)
 
     def _evidence(self, document: Document, chunk: Chunk, cosine: float) -> Evidence:
         cosine = max(-1.0, min(1.0, cosine))
@@ -132,26 +207,29 @@ class EmbeddingMatcher:
             chunk.start, chunk.end, score, self.name, {"cosine": round(cosine, 4)}
         )
 
-    def _chunks(self, document: Document) -> tuple[list[Chunk], Any]:
+    def _chunks(self, document: Document) -> tuple[ModelChunks, Any]:
         key = document.text  # the same text in a new Document (a record's source) is reused
         with self._lock:
             entry = self._prepared.get(key)
             if entry is not None:
                 self._prepared.move_to_end(key)
                 return entry
-        chunks = chunk_text(
+        cut = model_chunks(
             document.text,
+            self.budget,
             markdown=self.markdown,
             min_chunk_length_chars=self.min_chunk_length_chars,
         )
         matrix = (
-            _unit_rows(embed_texts(self.embedder, [c.text for c in chunks])) if chunks else None
+            _unit_rows(embed_texts(self.embedder, [c.text for c in cut.chunks]))
+            if cut.chunks
+            else None
         )
         with self._lock:
-            self._prepared[key] = (chunks, matrix)
+            self._prepared[key] = (cut, matrix)
             while len(self._prepared) > self.cache_documents:
                 self._prepared.popitem(last=False)
-        return chunks, matrix
+        return cut, matrix
 
 
 def _unit_rows(matrix: Any) -> Any:
