@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -77,6 +78,25 @@ def test_sources_are_embedded_in_one_call_per_block_not_one_per_record() -> None
     alone = [validate_records([r], embedder=Counting())[0] for r in records]
     assert labels(done) == labels(alone), "batching changes no label, confidence or reason"
     assert done == alone
+
+
+class ShortReading(Counting):
+    """A model that reads 8 tokens, counted as words: every source sentence needs windows, cut
+    where this tokenizer says, not where the estimate would."""
+
+    max_tokens = 8
+
+    @staticmethod
+    def token_spans(texts: list[str]) -> list[list[tuple[int, int]]]:
+        return [[m.span() for m in re.finditer(r"\S+", text)] for text in texts]
+
+
+def test_the_dry_run_cuts_the_windows_the_model_reads() -> None:
+    records = batch(20)
+    embedder = ShortReading()
+    done = validate_records(records, embedder=embedder)
+    assert embedder.calls <= 2, f"{embedder.calls} embedding calls for 20 records"
+    assert done == [validate_records([r], embedder=ShortReading())[0] for r in records]
 
 
 def test_blocks_split_a_long_batch_and_give_the_same_results(

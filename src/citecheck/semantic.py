@@ -38,6 +38,7 @@ from citecheck.text import normalize
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder
+    from citecheck.tokens import TokenBudget
 
 __all__ = [
     "DEFAULT_LABEL_SET",
@@ -213,7 +214,7 @@ class SemanticValidator:
         without it. The chunks come from a dry run of the matcher's own chunking (an embedder
         that notes the texts it is asked for), never from a second copy of it. A source that
         cannot be read is left for :meth:`validate_many` to report."""
-        noted = _NotedTexts()
+        noted = _NotedTexts(self.matcher.budget)
         dry_run = self._matcher(noted, cache_documents=0)
         for source in sources:
             with suppress(CitecheckError):
@@ -329,10 +330,13 @@ def check_text(text: str, what: str) -> None:
 
 class _NotedTexts:
     """An embedder that embeds nothing: it notes the texts it is asked for and answers zero
-    vectors, so that a matcher built on it is a dry run of the real one's chunking."""
+    vectors, so that a matcher built on it is a dry run of the real one's chunking. It reads
+    as many tokens as the real embedder, counted the same way, so it cuts the same windows."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: TokenBudget) -> None:
         self.texts: list[str] = []
+        self.max_tokens = budget.max_tokens
+        self.token_spans = budget.token_spans
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         self.texts.extend(texts)

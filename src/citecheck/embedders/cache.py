@@ -219,7 +219,9 @@ def token_budget(embedder: Embedder) -> TokenBudget:
     :data:`~citecheck.tokens.DEFAULT_MAX_TOKENS` tokens, and one with no ``token_spans`` is
     measured with :func:`~citecheck.tokens.estimate_token_spans`, which overcounts: texts are
     then cut finer than needed, never longer than the model reads."""
-    inner: object = embedder.embedder if isinstance(embedder, CachedEmbedder) else embedder
+    inner: object = embedder
+    while isinstance(inner, CachedEmbedder):  # a cache may wrap a cache (records, matchers)
+        inner = inner.embedder
     limit = getattr(inner, "max_tokens", None)
     spans = getattr(inner, "token_spans", None)
     return TokenBudget(
