@@ -187,9 +187,11 @@ def test_a_query_longer_than_the_model_reads_is_embedded_whole() -> None:
     assert best.scores["cosine"] > 0.3  # the query's end counts: its start shares no word
 
 
-def test_an_index_of_a_long_transcript_holds_only_what_the_model_reads() -> None:
+@pytest.mark.parametrize("chunking", ["sentences", "windows"])
+def test_an_index_of_a_long_transcript_holds_only_what_the_model_reads(chunking: str) -> None:
+    # "windows" cuts 500 characters, far more than the 32 tokens this model reads
     embedder = TruncatingEmbedder(max_tokens=32)
-    corpus = Corpus(embedder)
+    corpus = Corpus(embedder, chunking=chunking)
     source = f"{_transcript(20_000)} {SPOKEN} {_transcript(400, seed=2)}"
     corpus.add({"talk": source})
     [best] = corpus.search(CITED, k=1)

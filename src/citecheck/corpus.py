@@ -24,6 +24,7 @@ from citecheck.errors import ConfigError, InputError
 from citecheck.indexes.filters import Filter, check_filter
 from citecheck.indexes.records import MetadataValue, Record
 from citecheck.model import Evidence
+from citecheck.tokens import TokenBudget, token_windows
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder, Index
@@ -161,7 +162,10 @@ class Corpus:
                     ).chunks
                 )
             else:
-                pieces = _windows(region, self.window_chars, self.overlap_chars)
+                pieces = _fitting(
+                    _windows(region, self.window_chars, self.overlap_chars),
+                    token_budget(self.embedder),
+                )
             chunks.extend(Chunk(start + c.start, start + c.end, c.text) for c in pieces)
         return chunks
 
@@ -251,6 +255,20 @@ def _page_regions(document: Document) -> list[tuple[int, int]]:
             start = page.end if newline < 0 else newline + 1
         regions.append((start, page.end))
     return regions
+
+
+def _fitting(pieces: list[Chunk], budget: TokenBudget) -> list[Chunk]:
+    """``pieces``, with any the model would cut short (dense digits or symbols make many
+    tokens of few characters) replaced by overlapping windows that fit it."""
+    out: list[Chunk] = []
+    for piece, spans in zip(pieces, budget.spans([p.text for p in pieces]), strict=True):
+        if len(spans) <= budget.max_tokens:
+            out.append(piece)
+            continue
+        for first, stop in token_windows(spans, budget.window, budget.window // 2):
+            start, end = spans[first][0], spans[stop - 1][1]
+            out.append(Chunk(piece.start + start, piece.start + end, piece.text[start:end]))
+    return out
 
 
 def _windows(text: str, size: int, overlap: int) -> list[Chunk]:
