@@ -37,6 +37,7 @@ KILLS = 20
 @pytest.fixture(params=["memory", "faiss"])
 def backend(request: pytest.FixtureRequest) -> Any:
     if request.param == "faiss":
+        pytest.importorskip("faiss")
         return pytest.importorskip("citecheck.indexes.faiss").FaissIndex
     return MemoryIndex
 
@@ -305,6 +306,7 @@ def test_records_that_do_not_parse_are_rejected(tmp_path: Path) -> None:
 
 
 def test_faiss_checks_behind_the_checksums(tmp_path: Path) -> None:
+    pytest.importorskip("faiss")
     faiss_index = pytest.importorskip("citecheck.indexes.faiss").FaissIndex
     build(faiss_index, 1, count=5).save(tmp_path)
     records = saved_file(tmp_path, "records").read_text().splitlines()
