@@ -18,7 +18,9 @@ from citecheck.model import Evidence, Span
 
 __all__ = ["FragmentMatch", "fragment_differences", "match_fragments", "split_fragments"]
 
-_ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[\s*\u2026\s*\]|\.\s?\.\s?\.|\u2026)\s*")
+_ELLIPSIS = re.compile(
+    r"(?<!\s)\s*+(?:\[\s*(?:\.\s*){3}\]|\[\s*\u2026\s*\]|\.\s?\.\s?\.|\u2026)\s*"
+)
 _MAX_FIRST_CANDIDATES = 20
 
 Finder = Callable[[str, Document, Span], Sequence[Evidence]]

@@ -10,6 +10,7 @@ small (one segment per change of length) and normalising megabytes is a few rege
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -68,14 +69,34 @@ def _fold(cluster: str) -> str:
     )
 
 
+_MAX_MARKS = 30
+"""The most combining marks folded with one base character, as in Unicode's stream-safe
+format (UAX #15): NFKC sorts a run of marks in time quadratic in its length, and no script
+stacks more than a few, so a longer run is folded 30 marks at a time."""
+
+
+@lru_cache(maxsize=1)
+def _long_mark_run() -> re.Pattern[str]:
+    """More than :data:`_MAX_MARKS` combining marks in a row (built on first use: it reads the
+    combining class of every code point once)."""
+    marks = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.combining(chr(c))]
+    return re.compile(f"[{''.join(re.escape(m) for m in marks)}]{{{_MAX_MARKS + 1}}}")
+
+
 def _clusters(run: str) -> list[str]:
-    """Split a run into base characters with their combining marks (so NFKC can compose)."""
+    """Split a run into base characters with their combining marks (so NFKC can compose), at
+    most :data:`_MAX_MARKS` marks each."""
     out: list[str] = []
-    for char in run:
-        if out and unicodedata.combining(char):
-            out[-1] += char
-        else:
-            out.append(char)
+    start = marks = 0
+    for index, char in enumerate(run):
+        if index and marks < _MAX_MARKS and unicodedata.combining(char):
+            marks += 1
+            continue
+        if index:
+            out.append(run[start:index])
+        start, marks = index, 0
+    if run:
+        out.append(run[start:])
     return out
 
 
@@ -130,7 +151,8 @@ class NormalizedText:
                 emit(" ", start, end)
             elif kind == "unicode":
                 run = site.group()
-                folded = _fold(run)
+                stacked = len(run) > _MAX_MARKS and _long_mark_run().search(run) is not None
+                folded = "" if stacked else _fold(run)
                 if len(folded) == len(run) and unicodedata.is_normalized("NFKC", run):
                     emit(folded, start, end)  # letters that fold one to one, like "ü"
                     position = end
@@ -231,8 +253,11 @@ _ABBREVIATIONS = frozenset(
     "p pp para prof sec sect sr st vol vols vs".split()
 )
 _BOUNDARY = re.compile(
-    r"[.!?\u2026]+[\"'\u201d\u2019)\]]*(?=\s+[\"'\u201c\u2018(\[]?[\w\d])|\n[ \t]*\n"
+    r"(?<![.!?\u2026])[.!?\u2026]++[\"'\u201d\u2019)\]]*+(?=\s++[\"'\u201c\u2018(\[]?[\w\d])"
+    r"|\n[ \t]*+\n"
 )
+"""Punctuation is taken whole and only from the start of its run: a run that ends no sentence
+fails at once instead of being retried from each of its characters (quadratic)."""
 _WORD_BEFORE = re.compile(r"([\w.]+)$")
 
 

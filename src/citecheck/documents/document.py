@@ -19,6 +19,7 @@ from citecheck.documents.structure import (
     find_sections,
     line_count,
     page_at,
+    section_parents,
     slugify,
 )
 from citecheck.errors import InputError, LocationError, LocationKindError, SourceError
@@ -253,9 +254,18 @@ class Document:
         return pair_hashes(self.words[1])
 
     def section_at(self, offset: int) -> str | None:
-        """The title of the innermost section holding ``offset``."""
-        inside = [s for s in self.sections if s.start <= offset < s.end]
-        return max(inside, key=lambda s: s.level).title if inside else None
+        """The title of the innermost section holding ``offset``: the last section to start
+        at or before it, or the nearest of its parents that reaches it."""
+        sections = self.sections
+        starts, parents = self._cached("section_tree", lambda: self._section_tree(sections))
+        index = bisect_right(starts, offset) - 1
+        while index >= 0 and sections[index].end <= offset:
+            index = parents[index]
+        return sections[index].title if index >= 0 else None
+
+    @staticmethod
+    def _section_tree(sections: tuple[Section, ...]) -> tuple[list[int], list[int]]:
+        return [s.start for s in sections], section_parents(sections)
 
     def evidence(
         self,
@@ -327,12 +337,17 @@ class Document:
             raise LocationKindError(
                 f"{self.id!r} has no page numbers; cannot resolve {location.describe()}"
             )
-        by_number = {p.number: p for p in pages}
-        missing = [n for n in (location.start, location.end) if n not in by_number]
-        if missing:
-            numbers = [p.number for p in pages]
-            raise LocationError(f"{self.id!r} has no p. {missing[0]} (pages {_ranges(numbers)})")
-        covered = [p for p in pages if (location.start or 0) <= p.number <= (location.end or 0)]
+        by_number: list[Page] = self._cached(
+            "pages_by_number", lambda: sorted(pages, key=lambda p: p.number)
+        )  # once per document: a dictionary built per citation made many citations quadratic
+        numbers: list[int] = self._cached("page_numbers", lambda: [p.number for p in by_number])
+        first, last = location.start or 0, location.end or 0
+        low, high = bisect_left(numbers, first), bisect_right(numbers, last)
+        for number, index in ((first, low), (last, high - 1)):
+            if not 0 <= index < len(numbers) or numbers[index] != number:
+                known = self._cached("page_ranges", lambda: _ranges(numbers))
+                raise LocationError(f"{self.id!r} has no p. {number} (pages {known})")
+        covered = by_number[low:high]
         return Span(min(p.start for p in covered), max(p.end for p in covered))
 
     def _resolve_section(self, location: Location) -> Span:

@@ -134,8 +134,26 @@ def find_sections(text: str) -> tuple[Section, ...]:
         if token.type == "heading_open" and token.map is not None:
             title = tokens[index + 1].content.strip()
             found.append((title, int(token.tag[1:]), line_starts[token.map[0]]))
-    sections = []
-    for i, (title, level, start) in enumerate(found):
-        end = next((s for _, lvl, s in found[i + 1 :] if lvl <= level), len(text))
-        sections.append(Section(title, slugify(title), level, start, end))
-    return tuple(sections)
+    ends = [len(text)] * len(found)
+    open_: list[int] = []  # headings whose section is still open, levels rising
+    for index, (_, level, start) in enumerate(found):
+        while open_ and found[open_[-1]][1] >= level:
+            ends[open_.pop()] = start
+        open_.append(index)
+    return tuple(
+        Section(title, slugify(title), level, start, end)
+        for (title, level, start), end in zip(found, ends, strict=True)
+    )
+
+
+def section_parents(sections: tuple[Section, ...]) -> list[int]:
+    """For each section, the index of the innermost section holding it (-1: none); sections
+    nest, so this and a bisection find the section at an offset without a scan of them all."""
+    parents: list[int] = []
+    open_: list[int] = []
+    for index, section in enumerate(sections):
+        while open_ and sections[open_[-1]].end <= section.start:
+            open_.pop()
+        parents.append(open_[-1] if open_ else -1)
+        open_.append(index)
+    return parents

@@ -32,10 +32,12 @@ supply makes the mention doubted.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
+from citecheck.documents.structure import find_line_starts
 from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.model import Span
 from citecheck.references.pythonbible_parser import Passage, PythonBibleParser, cleaned
@@ -256,14 +258,18 @@ class ReferenceExtractor:
         patterns, or prose that only looks like a citation."""
         if mentions is None:
             mentions, _ = self.extract(text)
-        spans = [m.span for m in mentions]
+        spans = sorted(m.span for m in mentions)
+        starts = [s.start for s in spans]
+        reach = list(accumulate((s.end for s in spans), max))  # furthest end so far
+        line_starts = find_line_starts(text)
         code = CodeRegions(text)
         out = []
         for match in self._lookalikes.finditer(text):
             span = Span(*match.span())
-            if any(span.overlaps(s) for s in spans) or code.overlaps(span.start, span.end):
+            before = bisect_left(starts, span.end)  # the mentions that start before it ends
+            if (before and reach[before - 1] > span.start) or code.overlaps(span.start, span.end):
                 continue
-            out.append(Lookalike(span, match.group(), text.count("\n", 0, span.start) + 1))
+            out.append(Lookalike(span, match.group(), bisect_right(line_starts, span.start)))
         return out
 
     def _dangling_numbers(

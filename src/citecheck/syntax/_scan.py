@@ -54,9 +54,11 @@ def is_link_label(text: str, start: int, end: int) -> bool:
     """True for ``[1](url)`` (a link) and ``[1]: url`` at a line start (a link definition)."""
     if text.startswith("(", end):
         return True
-    if text.startswith(":", end):
-        line_start = text.rfind("\n", 0, start) + 1
-        return not text[line_start:start].strip()
+    if text.startswith(":", end):  # only whitespace before it on its line
+        before = start
+        while before and text[before - 1] != "\n" and text[before - 1].isspace():
+            before -= 1  # looks back over blanks only: a long line of labels stays linear
+        return before == 0 or text[before - 1] == "\n"
     return False
 
 

@@ -71,7 +71,9 @@ _ITEM = re.compile(
     re.DOTALL,
 )
 _PARENTHESES = re.compile(r"\((?P<body>[^()\n]{1,300})\)")
-_YEAR_IN_PARENTHESES = re.compile(rf"[ \t]+\([ \t]*{_YEARS}(?P<rest>[ \t]*[,:][^()\n]*)?[ \t]*\)")
+_YEAR_IN_PARENTHESES = re.compile(
+    rf"(?<![ \t])[ \t]++\([ \t]*+{_YEARS}(?P<rest>[ \t]*[,:][^()\n]*)?[ \t]*\)"
+)
 _AUTHORS_BEFORE = re.compile(rf"{_AUTHORS}(?:['’]s)?$")
 _REACH = 200
 """How far before a year in parentheses its authors may start (seven names at most)."""

@@ -19,7 +19,7 @@ those of the text and marker brackets never disturb the splitting or leak into a
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,28 +31,32 @@ __all__ = ["Attachment", "attach", "quoted_markers"]
 _OPENERS = {'"': '"', "\u201d": "\u201c\u201e", "\u201c": "\u201e", "\u00bb": "\u00ab"}
 """Closing quote mark → the opening marks that pair with it."""
 _BETWEEN_QUOTE_AND_MARKER = " \t\r\n,:;"
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
-_TOGETHER = re.compile(r"[^\w\n]*\n?[^\w\n]*")
-"""What may stand between markers that share a claim: punctuation, no words, no blank line."""
+_BLANK_LINE_START = re.compile(r"\n(?=[ \t]*+\n)")
+"""Where a blank line (a newline, spaces or tabs, a newline) starts."""
+_QUOTE_MARK = re.compile('["\u201c\u201d\u201e\u00ab\u00bb]')
+_TOGETHER = re.compile(r"[^\w\n]*+\n?+[^\w\n]*+")
+"""What may stand between markers that share a claim: punctuation, no words, no blank line.
+Possessive, so that a long run of punctuation that ends in a word fails at once: backtracking
+into the two runs made it quadratic (10,000 dashes between two markers took seconds)."""
 _LEADING = re.compile(
-    r"(?:\s+|#{1,6}(?=\s)|[*+\u2022>](?=\s)|\d{1,3}[.)](?=\s)"
-    r"|[,;:.!?)\]}\u2013\u2014-]+)*"
+    r"(?:\s++|#{1,6}(?=\s)|[*+\u2022>](?=\s)|\d{1,3}[.)](?=\s)"
+    r"|[,;:.!?)\]}\u2013\u2014-]++)*+"
 )
 """List bullets, heading hashes and connecting punctuation left before a claim's words."""
 _TRAILING = ",;:([{\u2013\u2014"
 _WORD = re.compile(r"\w")
 """A claim without a letter or digit (a lone quote mark, '…') is no claim."""
-_JOINED = re.compile(r"[\s,;]*(?:(?:and|&|or)\s+)?")
+_JOINED = re.compile(r"[\s,;]*+(?:(?:and|&|or)\s++)?")
 """What may stand between in-text citations that share the words after them."""
 _REPORTING = re.compile(
-    r"[\s,;:\u2013\u2014-]*(?:(?:has|have|had|also|further|recently|previously|first)\s+)*"
+    r"[\s,;:\u2013\u2014-]*+(?:(?:has|have|had|also|further|recently|previously|first)\s++)*+"
     r"(?:(?:found|finds|find|showed|shows|show|shown|reported|reports|report|argued|argues"
     r"|argue|stated|states|state|wrote|writes|write|noted|notes|note|observed|observes|observe"
     r"|claimed|claims|claim|suggested|suggests|suggest|demonstrated|demonstrates|demonstrate"
     r"|concluded|concludes|conclude|said|says|say|explained|explains|explain|described"
     r"|describes|describe|estimated|estimates|estimate|proposed|proposes|propose|confirmed"
     r"|confirms|confirm|indicated|indicates|indicate|emphasi[sz]ed|emphasi[sz]es|emphasi[sz]e"
-    r"|pointed\s+out|points\s+out|point\s+out)\b[\s,:]*(?:that\b\s*)?)?"
+    r"|pointed\s+out|points\s+out|point\s+out)\b[\s,:]*+(?:that\b\s*+)?)?"
 )
 """Leading punctuation and a reporting verb after an in-text citation: not part of its claim."""
 _QUOTATION = re.compile(
@@ -77,39 +81,56 @@ def attach(text: str, markers: Sequence[Marker]) -> list[Attachment]:
     (leave malformed ones out: they are ordinary text).
     """
     masked = _blank_out(text, markers)
+    marks = _Marks(text)
     sentences = sentence_spans(masked)
     sentence_starts = [start for start, _ in sentences]
     sentence_ends = [end for _, end in sentences]
+    last_joined = _last_joined(masked, markers)
+    after_chain: dict[int, Attachment | None] = {}  # last joined marker → the words after it
     attachments: list[Attachment] = []
     previous_end = 0
     for index, marker in enumerate(markers):
         start = marker.span.start
-        after = _after(masked, sentence_ends, markers, index) if marker.in_text else None
+        after = None
+        if marker.in_text:
+            last = last_joined[index]
+            if last not in after_chain:
+                after_chain[last] = _after(masked, sentence_ends, markers, last)
+            after = after_chain[last]
         if after is not None:
             attachments.append(after)
         elif not attachments or not _TOGETHER.fullmatch(text, previous_end, start):
-            attachments.append(_attachment(text, masked, sentence_starts, previous_end, start))
+            attachments.append(
+                _attachment(text, masked, marks, sentence_starts, previous_end, start)
+            )
         else:
             attachments.append(attachments[-1])
         previous_end = marker.span.end
     return attachments
 
 
+def _last_joined(masked: str, markers: Sequence[Marker]) -> list[int]:
+    """For each marker, the last in-text citation it is joined to (``Smith (2020) and Lee
+    (2019)``; itself when none): found once from the right, where following the chain from
+    every marker of it made a long chain quadratic."""
+    last = list(range(len(markers)))
+    for index in range(len(markers) - 2, -1, -1):
+        following = markers[index + 1]
+        if following.in_text and _JOINED.fullmatch(
+            masked, markers[index].span.end, following.span.start
+        ):
+            last[index] = last[index + 1]
+    return last
+
+
 def _after(
-    masked: str, sentence_ends: list[int], markers: Sequence[Marker], index: int
+    masked: str, sentence_ends: list[int], markers: Sequence[Marker], last: int
 ) -> Attachment | None:
-    """The words after the in-text citation ``markers[index]`` (and the in-text citations it is
-    joined to), up to the end of their sentence or the next marker; ``None`` when there are
+    """The words after the in-text citation ``markers[last]`` (the last of those joined to
+    each other), up to the end of their sentence or the next marker; ``None`` when there are
     none."""
-    position = markers[index].span.end
-    following = index + 1
-    while (
-        following < len(markers)
-        and markers[following].in_text
-        and _JOINED.fullmatch(masked, position, markers[following].span.start)
-    ):
-        position = markers[following].span.end
-        following += 1
+    position = markers[last].span.end
+    following = last + 1
     sentence = bisect_right(sentence_ends, position)
     end = sentence_ends[sentence] if sentence < len(sentence_ends) else len(masked)
     if following < len(markers):
@@ -140,25 +161,59 @@ def quoted_markers(text: str, markers: Sequence[Marker]) -> dict[int, int]:
     (an even number of them before it in its paragraph), so a stray mark swallows nothing.
     """
     inside: dict[int, int] = {}
+    marks = _Marks(text)
     for index, marker in enumerate(markers):
         if index == 0:
             continue
-        quoted = _quotation(text, 0, marker.span.start)
+        quoted = _quotation(text, marks, 0, marker.span.start)
         if quoted is None or markers[index - 1].span.start < quoted.start:
             continue
         opening = quoted.start - 1
         if not _opens(text, opening):
             continue
-        if text[opening] == '"':
-            blank = list(_BLANK_LINE.finditer(text, 0, opening))
-            paragraph = blank[-1].end() if blank else 0
-            if text.count('"', paragraph, opening) % 2:
-                continue
+        if text[opening] == '"' and marks.count('"', marks.paragraph_start(opening), opening) % 2:
+            continue
         for earlier in range(index - 1, -1, -1):
             if markers[earlier].span.start < quoted.start:
                 break
             inside[earlier] = index
     return inside
+
+
+class _Marks:
+    """Where the quote marks and blank lines of a text stand, so that finding the quotation
+    before a marker takes a few bisections: scanning back through the text once per marker
+    made a text with many markers quadratic."""
+
+    __slots__ = ("_at", "_blank_ends", "_blank_starts")
+
+    def __init__(self, text: str) -> None:
+        self._at: dict[str, list[int]] = {}
+        for mark in _QUOTE_MARK.finditer(text):
+            self._at.setdefault(mark.group(), []).append(mark.start())
+        self._blank_starts = [blank.start() for blank in _BLANK_LINE_START.finditer(text)]
+        self._blank_ends = [text.index("\n", start + 1) + 1 for start in self._blank_starts]
+
+    def last(self, mark: str, low: int, high: int) -> int:
+        """Like ``text.rfind(mark, low, high)``."""
+        positions = self._at.get(mark, [])
+        index = bisect_left(positions, high) - 1
+        return positions[index] if index >= 0 and positions[index] >= low else -1
+
+    def count(self, mark: str, low: int, high: int) -> int:
+        """Like ``text.count(mark, low, high)``."""
+        positions = self._at.get(mark, [])
+        return bisect_left(positions, high) - bisect_left(positions, low)
+
+    def blank_line_in(self, low: int, high: int) -> bool:
+        """Whether a blank line stands wholly inside ``text[low:high]``."""
+        index = bisect_left(self._blank_starts, low)
+        return index < len(self._blank_starts) and self._blank_ends[index] <= high
+
+    def paragraph_start(self, at: int) -> int:
+        """Where the paragraph holding ``at`` starts: after the last blank line before it."""
+        index = bisect_right(self._blank_ends, at) - 1
+        return self._blank_ends[index] if index >= 0 else 0
 
 
 def _blank_out(text: str, markers: Sequence[Marker]) -> str:
@@ -172,14 +227,14 @@ def _blank_out(text: str, markers: Sequence[Marker]) -> str:
 
 
 def _attachment(
-    text: str, masked: str, sentence_starts: list[int], low: int, marker_start: int
+    text: str, masked: str, marks: _Marks, sentence_starts: list[int], low: int, marker_start: int
 ) -> Attachment:
     """The attachment of a marker at ``marker_start`` whose previous marker ends at ``low``."""
     before = masked[low:marker_start].rstrip()
     if not before:
         return Attachment()
     last = low + len(before)  # end of the text the marker follows
-    quoted = _quotation(text, low, marker_start)
+    quoted = _quotation(text, marks, low, marker_start)
     anchor = last - 1 if quoted is None else quoted.start - 1
     index = bisect_right(sentence_starts, anchor) - 1
     sentence_start = sentence_starts[index] if index >= 0 else 0
@@ -191,23 +246,26 @@ def _attachment(
     return Attachment(None, claim, Span(claim_start, claim_end) if claim else None)
 
 
-def _quotation(text: str, low: int, marker_start: int) -> Span | None:
-    """The span inside the quote marks that close right before the marker, if any."""
+def _quotation(text: str, marks: _Marks, low: int, marker_start: int) -> Span | None:
+    """The span inside the quote marks that close right before the marker, if any.
+
+    Of each kind of opening mark, only the last before the closing one can open the quotation:
+    one closed already (``„Cash Card" vor, … konnte.”``) opens a quotation inside, and so does
+    every earlier mark of its kind, as the mark that closes it closes them too."""
     close = marker_start
     while close > low and text[close - 1] in _BETWEEN_QUOTE_AND_MARKER:
         close -= 1
     close -= 1
     if close <= low or text[close] not in _OPENERS:
         return None
-    limit = close
-    while True:
-        open_ = max(text.rfind(mark, low, limit) for mark in _OPENERS[text[close]])
-        if open_ < 0 or not _closed_before(text, open_, close):
-            break
-        limit = open_  # closed already ('„Cash Card" vor, … konnte.”'): an earlier one opens
+    open_ = -1
+    for mark in _OPENERS[text[close]]:
+        at = marks.last(mark, low, close)
+        if at > open_ and not _closed_before(text, marks, at, close):
+            open_ = at
     if open_ < 0 or open_ + 1 == close:
         return None
-    if _BLANK_LINE.search(text, open_, close) and not _opens(text, open_):
+    if marks.blank_line_in(open_, close) and not _opens(text, open_):
         return None  # a stray mark in an earlier paragraph; a quotation may span blank lines
     if text[close] == '"' and (text[open_ + 1].isspace() or text[close - 1].isspace()):
         return None  # '" a b "' pairs a closing quote with an opening one
@@ -219,11 +277,11 @@ _CLOSERS = {"\u201e": '\u201c"', "\u201c": "\u201d", "\u00ab": "\u00bb"}
 (or „…" as typed), English “…”, French «…»."""
 
 
-def _closed_before(text: str, at: int, close: int) -> bool:
+def _closed_before(text: str, marks: _Marks, at: int, close: int) -> bool:
     """Whether the opening mark at ``at`` is closed before ``close`` by a mark of its own
     convention: then it opens a quotation inside, not the one that ends at ``close``."""
     closers = _CLOSERS.get(text[at], "")
-    return any(text.find(mark, at + 1, close) != -1 for mark in closers)
+    return any(marks.count(mark, at + 1, close) for mark in closers)
 
 
 def _opens(text: str, at: int) -> bool:

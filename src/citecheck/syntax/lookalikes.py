@@ -50,7 +50,9 @@ _NUMBER_AND_MORE = re.compile(r"[ \t]*\d{1,9}(?![\d.])[^\]]*[^\d\s\]]")
 _AT_KEY = re.compile(r"(?<![^\s\-;\[])-?@(?:[\w{]|[ \t]*(?:[,;\]]|$))")
 _PAGE = re.compile(r"\b(?:pp?|pages?)\.?[ \t]*\d", re.IGNORECASE)
 _PARENTHESES = re.compile(r"\((?P<body>[^()\n]{1,300})\)")
-_YEAR_IN_PARENTHESES = re.compile(rf"[ \t]+\([ \t]*{YEAR}[^()\n]{{0,100}}\)")
+_YEAR_IN_PARENTHESES = re.compile(rf"(?<![ \t])[ \t]++\([ \t]*+{YEAR}[^()\n]{{0,100}}\)")
+"""It starts where a run of spaces starts, which it takes whole: restarting inside the run
+after each failure made a long run quadratic."""
 _NAME_BEFORE = re.compile(rf"{NAME}(?:[ \t]+et[ \t]+al\.?)?(?:['’]s)?$")
 _REACH = 100
 """How far before a year in parentheses the name may start."""
@@ -60,7 +62,11 @@ _NOTE = re.compile(
     r"^[ \t]*\[\^(?P<label>[^\s\[\]^]+)\]:(?P<note>.*(?:\n(?![ \t]*\n).*)*)", re.MULTILINE
 )
 _NOTE_CITES = re.compile(rf"{YEAR}|@\w|https?://|\b(?:pp?|pages?)\.?[ \t]*\d", re.IGNORECASE)
-_SUPERSCRIPT = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+(?:[⁻,\u2013-][⁰¹²³⁴⁵⁶⁷⁸⁹]+)*(?![^\W_])")
+_SUPERSCRIPT = re.compile(
+    r"(?<![⁰¹²³⁴⁵⁶⁷⁸⁹])[⁰¹²³⁴⁵⁶⁷⁸⁹]++(?:[⁻,\u2013-][⁰¹²³⁴⁵⁶⁷⁸⁹]++)*(?![^\W_])"
+)
+"""Digits are taken whole and only from the start of their run (a digit given back or a start
+inside the run cannot help, as a digit is a word character): linear on a long run."""
 _MARK_BEFORE = frozenset(".,;:!?\"'”’»]")
 _OPERATOR = re.compile(r"[+\-*/^=<>×·−]")
 _LONGEST_WORD = 40
