@@ -22,8 +22,6 @@ import argparse
 import contextlib
 import io
 import json
-import os
-import platform
 import random
 import resource
 import subprocess
@@ -35,18 +33,11 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from _machine import machine
+
 import citecheck
 from citecheck import Document
 from citecheck.cli import main as cli_main
-
-
-def machine() -> dict[str, Any]:
-    return {
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-        "citecheck": citecheck.__version__,
-    }
 
 
 def repeat(unit: str, size: int) -> str:

@@ -26,15 +26,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import citecheck
+from _machine import machine
+
 from citecheck.indexes.records import Record
 from citecheck.references import (
     IndexCatalog,
@@ -48,15 +47,6 @@ DEFAULT_DATA = ROOT / ".." / "shared" / "data" / "references" / "ramayana"
 TARGET_PER_SECOND = 10_000
 SCHEME = valmiki_ramayana()
 LONG_NAMES = {"Bala": "Bala Kanda", "Yuddha": "Lanka Kanda", "Sundara": "Sundarakanda"}
-
-
-def machine() -> dict[str, Any]:
-    return {
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-        "citecheck": citecheck.__version__,
-    }
 
 
 def make_answers(

@@ -250,14 +250,8 @@ def _problem(record: Any, settings: RecordConfig) -> str | None:
     depth = _depth(record)
     if depth > MAX_RECORD_DEPTH:
         return f"the record nests {depth} levels deep; at most {MAX_RECORD_DEPTH} are read"
-    source = record.get(settings.source_field)
-    if not isinstance(source, str):
-        got = "none" if settings.source_field not in record else type(source).__name__
-        return f"{settings.source_field!r} must be a string, got {got}"
-    try:
-        check_text(source, repr(settings.source_field))
-    except InputError as exc:
-        return str(exc)
+    if (problem := _text_problem(record, settings.source_field, "none")) is not None:
+        return problem
     citations = record.get(settings.citations_field)
     if not isinstance(citations, list):
         got = "none" if settings.citations_field not in record else type(citations).__name__
@@ -285,12 +279,18 @@ def _depth(value: Any) -> int:
 
 def _citation_problem(item: Any, settings: RecordConfig) -> str | None:
     """Why a citation object's text cannot be validated, or ``None``."""
-    text = item.get(settings.citation_field)
+    return _text_problem(item, settings.citation_field, "missing")
+
+
+def _text_problem(container: Mapping[str, Any], field: str, absent: str) -> str | None:
+    """Why ``container[field]`` is not text citecheck can read (``absent`` names a missing
+    field), or ``None``."""
+    text = container.get(field)
     if not isinstance(text, str):
-        got = "missing" if settings.citation_field not in item else type(text).__name__
-        return f"{settings.citation_field!r} must be a string, got {got}"
+        got = absent if field not in container else type(text).__name__
+        return f"{field!r} must be a string, got {got}"
     try:
-        check_text(text, repr(settings.citation_field))
+        check_text(text, repr(field))
     except InputError as exc:
         return str(exc)
     return None
