@@ -70,7 +70,7 @@ def exact_starts(target: str, document: Document, start: int, end: int) -> list[
     (a superset of where it does begin: the caller compares the text). A document that lacks
     one of the target's words is dismissed at once."""
     index = document.word_positions
-    rarest: tuple[int, list[int]] | None = None
+    rarest: tuple[int, Sequence[int]] | None = None
     for word, offset in words_with_offsets(target):
         positions = index.get(word)
         if not positions:
