@@ -42,7 +42,7 @@ class WordPairs:
     A frozenset of them costs about 80 bytes a word (an int object and a table slot each):
     3 GB for a 50 MB source. Sorted in an array they cost 8, and a lookup is a bisection."""
 
-    hashes: Sequence[int]
+    hashes: array[int]
 
     @classmethod
     def of(cls, words: Sequence[str]) -> WordPairs:
@@ -110,6 +110,9 @@ def _fold(cluster: str) -> str:
     )
 
 
+_JOINED_PARTS = 4096
+"""Pieces of normalised text kept apart before they are joined into one string."""
+
 _MAX_MARKS = 30
 """The most combining marks folded with one base character, as in Unicode's stream-safe
 format (UAX #15): NFKC sorts a run of marks in time quadratic in its length, and no script
@@ -147,22 +150,24 @@ class NormalizedText:
 
     The map is a sorted list of segments ``(norm_start, norm_end, orig_start, orig_end)``; a
     segment is *linear* when its characters correspond one to one, and otherwise maps as a
-    block (``…`` → ``...``, a whitespace run → one space, a letter with its accents).
+    block (``…`` → ``...``, a whitespace run → one space, a letter with its accents). Its
+    columns are arrays of 64-bit integers: a long source has a segment every few lines.
     """
 
     text: str
     original_length: int
-    _norm_starts: tuple[int, ...]
-    _norm_ends: tuple[int, ...]
-    _orig_starts: tuple[int, ...]
-    _orig_ends: tuple[int, ...]
-    _linears: tuple[int, ...]
+    _norm_starts: array[int]
+    _norm_ends: array[int]
+    _orig_starts: array[int]
+    _orig_ends: array[int]
+    _linears: array[int]
 
     @classmethod
     def of(cls, original: str) -> NormalizedText:
         """Normalise ``original`` and build the offset map."""
+        chunks: list[str] = []  # joined from ``parts`` now and then: a str per word is heavy
         parts: list[str] = []
-        segments: list[list[int]] = []  # [norm_start, norm_end, orig_start, orig_end, linear]
+        norm_starts, norm_ends, orig_starts, orig_ends, linears = (array("q") for _ in range(5))
         length = 0
 
         def emit(out: str, orig_start: int, orig_end: int, one_to_one: bool = True) -> None:
@@ -170,16 +175,19 @@ class NormalizedText:
             if not out:
                 return
             linear = one_to_one and len(out) == orig_end - orig_start
-            if linear and segments:
-                last = segments[-1]
-                if last[3] == orig_start and last[4]:
-                    last[1] += len(out)
-                    last[3] = orig_end
-                    parts.append(out)
-                    length += len(out)
-                    return
-            segments.append([length, length + len(out), orig_start, orig_end, int(linear)])
             parts.append(out)
+            if len(parts) == _JOINED_PARTS:
+                chunks.append("".join(parts))
+                parts.clear()
+            if linear and linears and linears[-1] and orig_ends[-1] == orig_start:
+                norm_ends[-1] += len(out)  # one more stretch of the same linear segment
+                orig_ends[-1] = orig_end
+            else:
+                norm_starts.append(length)
+                norm_ends.append(length + len(out))
+                orig_starts.append(orig_start)
+                orig_ends.append(orig_end)
+                linears.append(int(linear))
             length += len(out)
 
         position = 0
@@ -207,8 +215,8 @@ class NormalizedText:
             position = end  # "hyphen" and "drop" sites emit nothing
         if position < len(original):
             emit(original[position:].lower(), position, len(original))
-        columns = list(zip(*segments, strict=True)) if segments else [(), (), (), (), ()]
-        return cls("".join(parts), len(original), *(tuple(c) for c in columns))
+        text = "".join(chunks + parts)
+        return cls(text, len(original), norm_starts, norm_ends, orig_starts, orig_ends, linears)
 
     def __len__(self) -> int:
         return len(self.text)
