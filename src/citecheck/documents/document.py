@@ -177,8 +177,9 @@ class Document:
         return result
 
     @property
-    def line_starts(self) -> list[int]:
-        result: list[int] = self._cached("lines", lambda: find_line_starts(self.text))
+    def line_starts(self) -> Sequence[int]:
+        """Offsets where each line begins (line 1 at index 0)."""
+        result: Sequence[int] = self._cached("lines", lambda: find_line_starts(self.text))
         return result
 
     @property
