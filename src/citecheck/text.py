@@ -40,9 +40,10 @@ class WordPairs:
     """The distinct :func:`pair_hashes` of a long text, sorted in one array of 64-bit integers.
 
     A frozenset of them costs about 80 bytes a word (an int object and a table slot each):
-    3 GB for a 50 MB source. Sorted in an array they cost 8, and a lookup is a bisection."""
+    3 GB for a 50 MB source. Sorted in an array they cost 8, and a lookup is a bisection.
+    ``hashes`` is a view of that array (a numpy array's memory)."""
 
-    hashes: array[int]
+    hashes: memoryview
 
     @classmethod
     def of(cls, words: Sequence[str]) -> WordPairs:
@@ -54,9 +55,7 @@ class WordPairs:
         keep = np.empty(len(found), dtype=bool)
         keep[:1] = True
         np.not_equal(found[1:], found[:-1], out=keep[1:])
-        hashes = array("q")
-        hashes.frombytes(found[keep].data.cast("B"))
-        return cls(hashes)
+        return cls(found[keep].data)
 
     def __contains__(self, pair: object) -> bool:
         if not isinstance(pair, int):

@@ -237,11 +237,11 @@ class Document:
         return words[bisect_left(starts, n_start) : bisect_left(starts, n_end)]
 
     @property
-    def word_positions(self) -> Mapping[str, Sequence[int]]:
+    def word_positions(self) -> Mapping[str, array[int]]:
         """Every word of the normalised text with the offsets (in the normalised text) where it
         starts, sorted in an ``array('q')``: an index for finding a quote in a long document
         without scanning all of it."""
-        result: Mapping[str, Sequence[int]] = self._cached("word_positions", self._index_words)
+        result: Mapping[str, array[int]] = self._cached("word_positions", self._index_words)
         return result
 
     def _index_words(self) -> dict[str, array[int]]:

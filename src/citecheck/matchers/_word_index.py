@@ -19,6 +19,7 @@ Searching for a quote that stands nowhere thus costs one vote instead of one per
 from __future__ import annotations
 
 import math
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -70,7 +71,7 @@ def exact_starts(target: str, document: Document, start: int, end: int) -> list[
     (a superset of where it does begin: the caller compares the text). A document that lacks
     one of the target's words is dismissed at once."""
     index = document.word_positions
-    rarest: tuple[int, Sequence[int]] | None = None
+    rarest: tuple[int, array[int]] | None = None
     for word, offset in words_with_offsets(target):
         positions = index.get(word)
         if not positions:
@@ -121,6 +122,8 @@ class WordIndex:
         self.documents = tuple(documents)
         self._pairs: _Pairs | None = None
         self._tokens: _Tokens | None = None
+        # One document's own word positions serve as they are: a copy doubles a long source's.
+        self._alone = self.documents[0] if len(self.documents) == 1 else None
 
     @staticmethod
     def of(document: Document) -> WordIndex:
@@ -130,7 +133,7 @@ class WordIndex:
 
     def build(self) -> None:
         """Build the tables now rather than on first use."""
-        self._token_table()
+        _ = self._alone.word_positions if self._alone is not None else self._token_table()
         self._pair_table()
 
     def holding(self, target: str) -> list[Document]:
@@ -241,12 +244,19 @@ class WordIndex:
 
     def _count(self, word: str) -> int:
         """How often ``word`` occurs in all the documents."""
+        if self._alone is not None:
+            return len(self._alone.word_positions.get(word, ()))
         tokens = self._token_table()
         found = tokens.vocabulary.get(word)
         return 0 if found is None else tokens.ends[found] - tokens.starts[found]
 
     def _where(self, word: str) -> np.ndarray[Any, Any]:
         """The global offsets of ``word``, sorted."""
+        import numpy as np
+
+        if self._alone is not None:
+            mine = self._alone.word_positions.get(word)
+            return np.empty(0, dtype=np.int64) if mine is None else np.frombuffer(mine, np.int64)
         tokens = self._token_table()
         found = tokens.vocabulary.get(word)
         if found is None:
@@ -299,16 +309,20 @@ class _Tokens:
 class _Pairs:
     """Every word pair of the documents with the documents holding it: ``owners[i]`` holds the
     pair hashed ``hashes[i]``; sorted by hash, then by document. Two arrays cost 12 bytes a
-    pair where a dictionary of lists cost some 150 (28 times the size of a long source)."""
+    pair where a dictionary of lists cost some 150 (28 times the size of a long source). One
+    document's pairs are its own :attr:`~citecheck.documents.Document.word_pairs`, not copied,
+    and ``owners`` is ``None``."""
 
     hashes: np.ndarray[Any, Any]
-    owners: np.ndarray[Any, Any]
+    owners: np.ndarray[Any, Any] | None
 
     @classmethod
     def of(cls, documents: Sequence[Document]) -> _Pairs:
         import numpy as np
 
         each = [np.frombuffer(document.word_pairs.hashes, dtype=np.int64) for document in documents]
+        if len(each) == 1:
+            return cls(each[0], None)  # sorted, each pair once
         hashes = _joined(each, np.int64)
         owners = np.repeat(np.arange(len(each), dtype=np.int32), [len(h) for h in each])
         order = np.argsort(hashes, kind="stable")  # stable: each pair's documents stay in order
@@ -323,8 +337,10 @@ class _Pairs:
         first = np.searchsorted(self.hashes, keys, side="left")
         counts = np.searchsorted(self.hashes, keys, side="right") - first
         rarest = int(np.argmin(counts))
-        start = int(first[rarest])
-        holders: list[int] = self.owners[start : start + int(counts[rarest])].tolist()
+        start, count = int(first[rarest]), int(counts[rarest])
+        if self.owners is None:
+            return [0] * count
+        holders: list[int] = self.owners[start : start + count].tolist()
         return holders
 
 
