@@ -18,6 +18,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["WORD", "NormalizedText", "WordPairs", "normalize", "pair_hashes", "sentence_spans"]
 
@@ -62,6 +66,18 @@ class WordPairs:
             return False
         index = bisect_left(self.hashes, pair)
         return index < len(self.hashes) and self.hashes[index] == pair
+
+    def count(self, keys: np.ndarray[Any, Any]) -> int:
+        """How many hashes of the sorted int64 array ``keys`` are here: one search for all,
+        where a bisection each would cost more than the rest of a search for a quote."""
+        import numpy as np
+
+        hashes = np.frombuffer(self.hashes, dtype=np.int64)
+        if not len(hashes):
+            return 0
+        return int(
+            np.count_nonzero(hashes.take(np.searchsorted(hashes, keys), mode="clip") == keys)
+        )
 
     def __iter__(self) -> Iterator[int]:
         return iter(self.hashes)

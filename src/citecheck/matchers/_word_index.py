@@ -53,17 +53,11 @@ def could_hold(target: str, document: Document, share: float) -> bool:
     """False when the document holds less than ``share`` of the target's word pairs, so no
     passage of it can be the target (exactly: share 1) or close to it (fuzzily: a slip breaks
     the two pairs around it, so a third of them is plenty)."""
-    pairs = word_pairs(target)
-    if not pairs:
+    keys = pair_keys(target)
+    if not len(keys):
         return True
-    present = document.word_pairs
-    spare = len(pairs) - max(1, math.ceil(share * len(pairs)))  # pairs that may be missing
-    for pair in pairs:
-        if pair not in present:
-            spare -= 1
-            if spare < 0:
-                return False
-    return True
+    needed = max(1, math.ceil(share * len(keys)))
+    return document.word_pairs.count(keys) >= needed
 
 
 def exact_starts(target: str, document: Document, start: int, end: int) -> list[int]:
@@ -97,6 +91,22 @@ def _find_pairs(text: str) -> tuple[int, ...]:
 
 
 _remembered_pairs = lru_cache(maxsize=4096)(_find_pairs)
+
+
+def pair_keys(text: str) -> np.ndarray[Any, Any]:
+    """:func:`word_pairs` sorted in a read-only numpy array, as the pair tables search them."""
+    return _remembered_keys(text) if len(text) <= REMEMBERED_LENGTH else _find_keys(text)
+
+
+def _find_keys(text: str) -> np.ndarray[Any, Any]:
+    import numpy as np
+
+    keys = np.sort(np.array(word_pairs(text), dtype=np.int64))
+    keys.flags.writeable = False  # remembered and shared
+    return keys
+
+
+_remembered_keys = lru_cache(maxsize=4096)(_find_keys)
 
 
 def words_with_offsets(text: str) -> tuple[tuple[str, int], ...]:
@@ -142,9 +152,9 @@ class WordIndex:
         pairs = word_pairs(target)
         if not pairs:
             return list(self.documents)
-        fewest = self._pair_table().rarest_holders(pairs)
-        candidates = (self.documents[i] for i in fewest)
-        return [d for d in candidates if all(pair in d.word_pairs for pair in pairs)]
+        keys = pair_keys(target)
+        candidates = (self.documents[i] for i in self._pair_table().rarest_holders(keys))
+        return [d for d in candidates if d.word_pairs.count(keys) == len(keys)]
 
     def known_share(self, target: str) -> float:
         """The share of the normalised ``target``'s words of three letters or more that stand
@@ -307,13 +317,14 @@ class _Tokens:
 
 @dataclass(frozen=True, slots=True)
 class _Pairs:
-    """Every word pair of the documents with the documents holding it: ``owners[i]`` holds the
-    pair hashed ``hashes[i]``; sorted by hash, then by document. Two arrays cost 12 bytes a
-    pair where a dictionary of lists cost some 150 (28 times the size of a long source). One
+    """Every distinct word pair of the documents, sorted by hash, with the documents holding
+    it: those of ``hashes[i]`` are ``owners[bounds[i]:bounds[i + 1]]``, in order. Arrays cost
+    some 20 bytes a pair where a dictionary of lists cost 150 (28 times a long source). One
     document's pairs are its own :attr:`~citecheck.documents.Document.word_pairs`, not copied,
-    and ``owners`` is ``None``."""
+    and ``bounds`` and ``owners`` are ``None``."""
 
     hashes: np.ndarray[Any, Any]
+    bounds: np.ndarray[Any, Any] | None
     owners: np.ndarray[Any, Any] | None
 
     @classmethod
@@ -322,25 +333,29 @@ class _Pairs:
 
         each = [np.frombuffer(document.word_pairs.hashes, dtype=np.int64) for document in documents]
         if len(each) == 1:
-            return cls(each[0], None)  # sorted, each pair once
-        hashes = _joined(each, np.int64)
-        owners = np.repeat(np.arange(len(each), dtype=np.int32), [len(h) for h in each])
-        order = np.argsort(hashes, kind="stable")  # stable: each pair's documents stay in order
-        return cls(hashes[order], owners[order])
+            return cls(each[0], None, None)  # sorted, each pair once
+        every = _joined(each, np.int64)
+        order = np.argsort(every, kind="stable")  # stable: each pair's documents stay in order
+        every = every[order]
+        owners = np.repeat(np.arange(len(each), dtype=np.int32), [len(h) for h in each])[order]
+        firsts = np.flatnonzero(np.concatenate(([True], every[1:] != every[:-1])))
+        return cls(every[firsts], np.append(firsts, len(every)), owners)
 
-    def rarest_holders(self, pairs: Sequence[int]) -> list[int]:
-        """The documents holding the rarest of ``pairs``, in order; none when a pair stands
-        nowhere (the common case for a text that stands nowhere)."""
+    def rarest_holders(self, keys: np.ndarray[Any, Any]) -> list[int]:
+        """The documents holding the rarest of the sorted ``keys``, in order; none when one
+        stands nowhere (the common case for a text that stands nowhere)."""
         import numpy as np
 
-        keys = np.fromiter(pairs, dtype=np.int64, count=len(pairs))
-        first = np.searchsorted(self.hashes, keys, side="left")
-        counts = np.searchsorted(self.hashes, keys, side="right") - first
-        rarest = int(np.argmin(counts))
-        start, count = int(first[rarest]), int(counts[rarest])
-        if self.owners is None:
-            return [0] * count
-        holders: list[int] = self.owners[start : start + count].tolist()
+        if not len(self.hashes):
+            return []
+        found = np.minimum(np.searchsorted(self.hashes, keys), len(self.hashes) - 1)
+        if not (self.hashes[found] == keys).all():
+            return []
+        if self.bounds is None or self.owners is None:
+            return [0]
+        counts = self.bounds[found + 1] - self.bounds[found]
+        rarest = int(found[int(np.argmin(counts))])
+        holders: list[int] = self.owners[self.bounds[rarest] : self.bounds[rarest + 1]].tolist()
         return holders
 
 
