@@ -3,8 +3,9 @@
 A 50 MB source once took 3.15 GB: every word of it kept a string, an int object and a hash
 in Python lists, sets and dictionaries. The peak of traced allocations while one quote is
 looked up in a source of 0.5 and 2.5 million characters, exactly and fuzzily, at the cited
-place and then everywhere else (the quote stands on another line, so every index is built),
-must stay under ten times the source's length and grow in proportion to it. The 50 MB figure,
+place and then everywhere else (the quote, with a slip, stands on another line, so every index
+of both matchers is built), must stay under ten times the source's length and grow in
+proportion to it. The 50 MB figure,
 as resident size, is in ``benchmarks/hostile.py``.
 """
 
@@ -45,6 +46,7 @@ def peak_growth(size: int) -> float:
     text = source(size)
     middle = text[size // 2 : size // 2 + 300]
     quote = " ".join(middle.split()[1:9])
+    quote = f"{quote[:20]}zq{quote[22:]}"  # a slip: exact matching fails, fuzzy searches
     answer = f'"{quote}" [[d:L1]]'
     tracemalloc.start()
     try:
@@ -52,7 +54,7 @@ def peak_growth(size: int) -> float:
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert report.results[0].status == Status.WRONG_LOCATION  # found elsewhere: all indexes built
+    assert report.results[0].status == Status.WRONG_LOCATION  # found elsewhere, fuzzily
     return peak / size
 
 
