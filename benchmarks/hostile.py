@@ -8,7 +8,8 @@ already (``[``, ``[[``, ``[@``, markers, NUL bytes, RTL and zero-width text). Li
 reads as a ratio near 10 from one size to the next. The memory figure is the peak resident
 size of building a :class:`~citecheck.Document` from a source of ``--memory-mb`` megabytes of
 English-like words and verifying one quote in it (exact and fuzzy matching), in a child process
-so that nothing else counts.
+so that nothing else counts: once cited where it stands, once cited at the first thousand
+characters, so that it is searched for in the whole source (found elsewhere).
 
 Run from the repository root::
 
@@ -117,8 +118,9 @@ def source_text(size: int, seed: int = 1) -> str:
     return "".join(parts)[:size]
 
 
-def memory_child(megabytes: int) -> None:
-    """Run in a child: build the source, then measure the document and one verify."""
+def memory_child(megabytes: int, where: str = "") -> None:
+    """Run in a child: build the source, then measure the document and one verify of a quote
+    cited at ``where`` (a location, or the whole source)."""
     size = megabytes * 1_000_000
     text = source_text(size)
     middle = text[size // 2 : size // 2 + 200]
@@ -126,7 +128,8 @@ def memory_child(megabytes: int) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     start = time.perf_counter()
     document = Document("d", text)
-    report = citecheck.verify(f'"{quote}" [[d]]', [document], matchers=("exact", "fuzzy"))
+    answer = f'"{quote}" [[d{where and ":" + where}]]'
+    report = citecheck.verify(answer, [document], matchers=("exact", "fuzzy"))
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(
@@ -150,9 +153,10 @@ def main() -> int:
     parser.add_argument("--memory-mb", type=int, default=50, help="0 skips the memory figure")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--memory-child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--memory-where", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_child:
-        memory_child(args.memory_child)
+        memory_child(args.memory_child, args.memory_where)
         return 0
     sizes = [int(s) for s in args.sizes.split(",")]
     results: dict[str, Any] = {
@@ -169,15 +173,22 @@ def main() -> int:
         results["cases"][name] = {"sizes": sizes, "seconds": times, "ratios": ratios}
         row = "".join(f"{t:>11.3f}s" for t in times)
         print(f"{name:32}{row}   " + " ".join(f"{r:.1f}x" for r in ratios), flush=True)
-    if args.memory_mb:
+    for key, where in (("memory", ""), ("memory_found_elsewhere", "c0-1000")):
+        if not args.memory_mb:
+            break
         child = subprocess.run(
-            [sys.executable, __file__, "--memory-child", str(args.memory_mb)],
+            [
+                sys.executable,
+                __file__,
+                f"--memory-child={args.memory_mb}",
+                f"--memory-where={where}",
+            ],
             capture_output=True,
             text=True,
             check=True,
         )
-        results["memory"] = json.loads(child.stdout)
-        print(f"memory: {results['memory']}")
+        results[key] = json.loads(child.stdout)
+        print(f"{key}: {results[key]}")
     if args.out:
         args.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
     return 0

@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citecheck.text import NormalizedText, normalize, sentence_spans
+from citecheck.text import NormalizedText, WordPairs, normalize, pair_hashes, sentence_spans
 
 
 def test_normalisation_absorbs_typographic_noise() -> None:
@@ -126,3 +126,20 @@ def test_a_letter_with_accents_maps_back_as_a_whole() -> None:
     start = norm.text.index("f")
     o_start, o_end = norm.to_original(start + 1, start + 2)
     assert original[o_start:o_end] == "\ufb01\u0301"
+
+
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", "dd", "é"]), max_size=40),
+    st.lists(st.sampled_from(["a", "b", "c", "dd", "é", "zz"]), max_size=12),
+)
+def test_word_pairs_hold_the_pair_hashes_and_no_others(words: list[str], probe: list[str]) -> None:
+    import numpy as np
+
+    pairs = WordPairs.of(words)
+    expected = pair_hashes(words)
+    assert sorted(pairs) == sorted(expected)
+    assert len(pairs) == len(expected)
+    asked = sorted(pair_hashes(probe))
+    assert all((pair in pairs) == (pair in expected) for pair in asked)
+    keys = np.array(asked, dtype=np.int64)
+    assert pairs.count(keys) == sum(pair in expected for pair in asked)

@@ -12,13 +12,18 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
+from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["WORD", "NormalizedText", "normalize", "pair_hashes", "sentence_spans"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["WORD", "NormalizedText", "WordPairs", "normalize", "pair_hashes", "sentence_spans"]
 
 WORD = re.compile(r"\w+")
 """A word of normalised text, as the word indexes read it (one pattern, so that they agree)."""
@@ -27,7 +32,58 @@ WORD = re.compile(r"\w+")
 def pair_hashes(words: Iterable[str]) -> frozenset[int]:
     """Hashes of the pairs of consecutive ``words``: a text that holds a passage holds all of
     the passage's pairs, so one missing pair rules the text out."""
-    return frozenset(hash(pair) for pair in pairwise(words))
+    return frozenset(_hashed_pairs(words))
+
+
+def _hashed_pairs(words: Iterable[str]) -> Iterator[int]:
+    return (hash(pair) for pair in pairwise(words))
+
+
+@dataclass(frozen=True, slots=True)
+class WordPairs:
+    """The distinct :func:`pair_hashes` of a long text, sorted in one array of 64-bit integers.
+
+    A frozenset of them costs about 80 bytes a word (an int object and a table slot each):
+    3 GB for a 50 MB source. Sorted in an array they cost 8, and a lookup is a bisection.
+    ``hashes`` is a view of that array (a numpy array's memory)."""
+
+    hashes: memoryview
+
+    @classmethod
+    def of(cls, words: Sequence[str]) -> WordPairs:
+        """The pairs of consecutive ``words``, hashed as :func:`pair_hashes` hashes them."""
+        import numpy as np
+
+        found = np.fromiter(_hashed_pairs(words), dtype=np.int64, count=max(0, len(words) - 1))
+        found.sort()  # in place, then one pass drops repeats: no second copy while sorting
+        keep = np.empty(len(found), dtype=bool)
+        keep[:1] = True
+        np.not_equal(found[1:], found[:-1], out=keep[1:])
+        return cls(found[keep].data)
+
+    def __contains__(self, pair: object) -> bool:
+        if not isinstance(pair, int):
+            return False
+        index = bisect_left(self.hashes, pair)
+        return index < len(self.hashes) and self.hashes[index] == pair
+
+    def count(self, keys: np.ndarray[Any, Any]) -> int:
+        """How many hashes of the sorted int64 array ``keys`` are here: one search for all,
+        where a bisection each would cost more than the rest of a search for a quote."""
+        import numpy as np
+
+        hashes = np.frombuffer(self.hashes, dtype=np.int64)
+        if not len(hashes):
+            return 0
+        return int(
+            np.count_nonzero(hashes.take(np.searchsorted(hashes, keys), mode="clip") == keys)
+        )
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.hashes)
+
+    def __len__(self) -> int:
+        return len(self.hashes)
 
 
 _TYPOGRAPHIC = str.maketrans(
@@ -69,6 +125,9 @@ def _fold(cluster: str) -> str:
     )
 
 
+_JOINED_PARTS = 4096
+"""Pieces of normalised text kept apart before they are joined into one string."""
+
 _MAX_MARKS = 30
 """The most combining marks folded with one base character, as in Unicode's stream-safe
 format (UAX #15): NFKC sorts a run of marks in time quadratic in its length, and no script
@@ -106,22 +165,24 @@ class NormalizedText:
 
     The map is a sorted list of segments ``(norm_start, norm_end, orig_start, orig_end)``; a
     segment is *linear* when its characters correspond one to one, and otherwise maps as a
-    block (``…`` → ``...``, a whitespace run → one space, a letter with its accents).
+    block (``…`` → ``...``, a whitespace run → one space, a letter with its accents). Its
+    columns are arrays of 64-bit integers: a long source has a segment every few lines.
     """
 
     text: str
     original_length: int
-    _norm_starts: tuple[int, ...]
-    _norm_ends: tuple[int, ...]
-    _orig_starts: tuple[int, ...]
-    _orig_ends: tuple[int, ...]
-    _linears: tuple[int, ...]
+    _norm_starts: array[int]
+    _norm_ends: array[int]
+    _orig_starts: array[int]
+    _orig_ends: array[int]
+    _linears: array[int]
 
     @classmethod
     def of(cls, original: str) -> NormalizedText:
         """Normalise ``original`` and build the offset map."""
+        chunks: list[str] = []  # joined from ``parts`` now and then: a str per word is heavy
         parts: list[str] = []
-        segments: list[list[int]] = []  # [norm_start, norm_end, orig_start, orig_end, linear]
+        norm_starts, norm_ends, orig_starts, orig_ends, linears = (array("q") for _ in range(5))
         length = 0
 
         def emit(out: str, orig_start: int, orig_end: int, one_to_one: bool = True) -> None:
@@ -129,16 +190,19 @@ class NormalizedText:
             if not out:
                 return
             linear = one_to_one and len(out) == orig_end - orig_start
-            if linear and segments:
-                last = segments[-1]
-                if last[3] == orig_start and last[4]:
-                    last[1] += len(out)
-                    last[3] = orig_end
-                    parts.append(out)
-                    length += len(out)
-                    return
-            segments.append([length, length + len(out), orig_start, orig_end, int(linear)])
             parts.append(out)
+            if len(parts) == _JOINED_PARTS:
+                chunks.append("".join(parts))
+                parts.clear()
+            if linear and linears and linears[-1] and orig_ends[-1] == orig_start:
+                norm_ends[-1] += len(out)  # one more stretch of the same linear segment
+                orig_ends[-1] = orig_end
+            else:
+                norm_starts.append(length)
+                norm_ends.append(length + len(out))
+                orig_starts.append(orig_start)
+                orig_ends.append(orig_end)
+                linears.append(int(linear))
             length += len(out)
 
         position = 0
@@ -166,8 +230,8 @@ class NormalizedText:
             position = end  # "hyphen" and "drop" sites emit nothing
         if position < len(original):
             emit(original[position:].lower(), position, len(original))
-        columns = list(zip(*segments, strict=True)) if segments else [(), (), (), (), ()]
-        return cls("".join(parts), len(original), *(tuple(c) for c in columns))
+        text = "".join(chunks + parts)
+        return cls(text, len(original), norm_starts, norm_ends, orig_starts, orig_ends, linears)
 
     def __len__(self) -> int:
         return len(self.text)

@@ -3,6 +3,7 @@ a :class:`~citecheck.locations.Location` resolves to a span of it."""
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from citecheck.documents.structure import (
 from citecheck.errors import InputError, LocationError, LocationKindError, SourceError
 from citecheck.locations import Location
 from citecheck.model import Evidence, Span
-from citecheck.text import WORD, NormalizedText, pair_hashes
+from citecheck.text import WORD, NormalizedText, WordPairs
 
 __all__ = ["Document"]
 
@@ -176,8 +177,9 @@ class Document:
         return result
 
     @property
-    def line_starts(self) -> list[int]:
-        result: list[int] = self._cached("lines", lambda: find_line_starts(self.text))
+    def line_starts(self) -> Sequence[int]:
+        """Offsets where each line begins (line 1 at index 0)."""
+        result: Sequence[int] = self._cached("lines", lambda: find_line_starts(self.text))
         return result
 
     @property
@@ -211,17 +213,21 @@ class Document:
         return page_at(pages, starts, offset)
 
     @property
-    def words(self) -> tuple[list[int], list[str]]:
-        """The words of the normalised text, in order, with their start offsets in it."""
-        result: tuple[list[int], list[str]] = self._cached("words", self._find_words)
+    def words(self) -> tuple[Sequence[int], list[str]]:
+        """The words of the normalised text, in order, with their start offsets in it (an
+        ``array('q')``). Repeated words are one string object, so the list costs a pointer a
+        word: a long source repeats a small vocabulary."""
+        result: tuple[Sequence[int], list[str]] = self._cached("words", self._find_words)
         return result
 
-    def _find_words(self) -> tuple[list[int], list[str]]:
-        starts: list[int] = []
+    def _find_words(self) -> tuple[Sequence[int], list[str]]:
+        starts = array("q")
         words: list[str] = []
+        vocabulary: dict[str, str] = {}
         for match in WORD.finditer(self.normalized.text):
             starts.append(match.start())
-            words.append(match.group())
+            word = match.group()
+            words.append(vocabulary.setdefault(word, word))
         return starts, words
 
     def words_in(self, start: int, end: int) -> list[str]:
@@ -231,27 +237,30 @@ class Document:
         return words[bisect_left(starts, n_start) : bisect_left(starts, n_end)]
 
     @property
-    def word_positions(self) -> Mapping[str, list[int]]:
+    def word_positions(self) -> Mapping[str, array[int]]:
         """Every word of the normalised text with the offsets (in the normalised text) where it
-        starts: an index for finding a quote in a long document without scanning all of it."""
-        result: Mapping[str, list[int]] = self._cached("word_positions", self._index_words)
+        starts, sorted in an ``array('q')``: an index for finding a quote in a long document
+        without scanning all of it."""
+        result: Mapping[str, array[int]] = self._cached("word_positions", self._index_words)
         return result
 
-    def _index_words(self) -> dict[str, list[int]]:
-        positions: dict[str, list[int]] = {}
+    def _index_words(self) -> dict[str, array[int]]:
+        positions: dict[str, array[int]] = {}
         for start, word in zip(*self.words, strict=True):
-            positions.setdefault(word, []).append(start)
+            found = positions.get(word)
+            if found is None:
+                positions[word] = found = array("q")
+            found.append(start)
         return positions
 
     @property
-    def word_pairs(self) -> frozenset[int]:
-        """Hashes of every pair of consecutive normalised words: a compact way to rule a long
-        document out before searching it (a passage it holds shares its word pairs)."""
-        result: frozenset[int] = self._cached("pairs", self._index_pairs)
+    def word_pairs(self) -> WordPairs:
+        """Hashes of every pair of consecutive normalised words, as
+        :func:`~citecheck.text.pair_hashes` makes them: a compact way to rule a long document
+        out before searching it (a passage it holds shares its word pairs). ``pair in
+        document.word_pairs`` asks whether it holds one."""
+        result: WordPairs = self._cached("pairs", lambda: WordPairs.of(self.words[1]))
         return result
-
-    def _index_pairs(self) -> frozenset[int]:
-        return pair_hashes(self.words[1])
 
     def section_at(self, offset: int) -> str | None:
         """The title of the innermost section holding ``offset``: the last section to start

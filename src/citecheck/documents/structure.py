@@ -8,9 +8,10 @@ indexes.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
 
 from citecheck.errors import InputError
 
@@ -25,6 +26,7 @@ __all__ = [
 ]
 
 _ANY_LINE_END = re.compile(r"\r\n?|\n")
+_NEWLINE = re.compile("\n")
 PAGE_MARKER = re.compile(r"\[PAGE[:\s]\s*(\d{1,9})\]", re.IGNORECASE)
 _HEADING_HINT = re.compile(r"^(?: {0,3}#{1,6}(?:[ \t]|$)| {0,3}(?:=+|-+)[ \t]*$)", re.MULTILINE)
 _LEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[ivxlc]+\.|[a-z]\.)\s+", re.IGNORECASE)
@@ -81,12 +83,15 @@ def slugify(title: str) -> str:
     return "-".join(words)
 
 
-def find_line_starts(text: str) -> list[int]:
-    """Offsets where each line begins (line 1 at index 0)."""
-    return [0, *accumulate(len(line) + 1 for line in text.split("\n")[:-1])]
+def find_line_starts(text: str) -> array[int]:
+    """Offsets where each line begins (line 1 at index 0), in an array of 64-bit integers: a
+    long source has many lines, and a list would keep an int object for each."""
+    starts = array("q", [0])
+    starts.extend(newline.end() for newline in _NEWLINE.finditer(text))
+    return starts
 
 
-def line_count(text: str, line_starts: list[int]) -> int:
+def line_count(text: str, line_starts: Sequence[int]) -> int:
     """Lines in ``text``; a final newline does not open another line."""
     if not text:
         return 0

@@ -19,6 +19,7 @@ Searching for a quote that stands nowhere thus costs one vote instead of one per
 from __future__ import annotations
 
 import math
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -52,17 +53,11 @@ def could_hold(target: str, document: Document, share: float) -> bool:
     """False when the document holds less than ``share`` of the target's word pairs, so no
     passage of it can be the target (exactly: share 1) or close to it (fuzzily: a slip breaks
     the two pairs around it, so a third of them is plenty)."""
-    pairs = word_pairs(target)
-    if not pairs:
+    keys = pair_keys(target)
+    if not len(keys):
         return True
-    present = document.word_pairs
-    spare = len(pairs) - max(1, math.ceil(share * len(pairs)))  # pairs that may be missing
-    for pair in pairs:
-        if pair not in present:
-            spare -= 1
-            if spare < 0:
-                return False
-    return True
+    needed = max(1, math.ceil(share * len(keys)))
+    return document.word_pairs.count(keys) >= needed
 
 
 def exact_starts(target: str, document: Document, start: int, end: int) -> list[int]:
@@ -70,7 +65,7 @@ def exact_starts(target: str, document: Document, start: int, end: int) -> list[
     (a superset of where it does begin: the caller compares the text). A document that lacks
     one of the target's words is dismissed at once."""
     index = document.word_positions
-    rarest: tuple[int, list[int]] | None = None
+    rarest: tuple[int, array[int]] | None = None
     for word, offset in words_with_offsets(target):
         positions = index.get(word)
         if not positions:
@@ -98,6 +93,22 @@ def _find_pairs(text: str) -> tuple[int, ...]:
 _remembered_pairs = lru_cache(maxsize=4096)(_find_pairs)
 
 
+def pair_keys(text: str) -> np.ndarray[Any, Any]:
+    """:func:`word_pairs` sorted in a read-only numpy array, as the pair tables search them."""
+    return _remembered_keys(text) if len(text) <= REMEMBERED_LENGTH else _find_keys(text)
+
+
+def _find_keys(text: str) -> np.ndarray[Any, Any]:
+    import numpy as np
+
+    keys = np.sort(np.array(word_pairs(text), dtype=np.int64))
+    keys.flags.writeable = False  # remembered and shared
+    return keys
+
+
+_remembered_keys = lru_cache(maxsize=4096)(_find_keys)
+
+
 def words_with_offsets(text: str) -> tuple[tuple[str, int], ...]:
     """Each distinct word of a normalised ``text`` with the offset of its first occurrence."""
     return _remembered_words(text) if len(text) <= REMEMBERED_LENGTH else _find_words(text)
@@ -119,8 +130,10 @@ class WordIndex:
 
     def __init__(self, documents: Sequence[Document]) -> None:
         self.documents = tuple(documents)
-        self._pairs: dict[int, list[int]] | None = None  # word pair -> documents, in order
+        self._pairs: _Pairs | None = None
         self._tokens: _Tokens | None = None
+        # One document's own word positions serve as they are: a copy doubles a long source's.
+        self._alone = self.documents[0] if len(self.documents) == 1 else None
 
     @staticmethod
     def of(document: Document) -> WordIndex:
@@ -130,7 +143,7 @@ class WordIndex:
 
     def build(self) -> None:
         """Build the tables now rather than on first use."""
-        self._token_table()
+        _ = self._alone.word_positions if self._alone is not None else self._token_table()
         self._pair_table()
 
     def holding(self, target: str) -> list[Document]:
@@ -139,17 +152,9 @@ class WordIndex:
         pairs = word_pairs(target)
         if not pairs:
             return list(self.documents)
-        table = self._pair_table()
-        fewest: list[int] | None = None
-        for pair in pairs:
-            holders = table.get(pair)
-            if holders is None:
-                return []  # the common case for a text that stands nowhere: one lookup
-            if fewest is None or len(holders) < len(fewest):
-                fewest = holders
-        assert fewest is not None
-        candidates = (self.documents[i] for i in fewest)
-        return [d for d in candidates if all(pair in d.word_pairs for pair in pairs)]
+        keys = pair_keys(target)
+        candidates = (self.documents[i] for i in self._pair_table().rarest_holders(keys))
+        return [d for d in candidates if d.word_pairs.count(keys) == len(keys)]
 
     def known_share(self, target: str) -> float:
         """The share of the normalised ``target``'s words of three letters or more that stand
@@ -242,23 +247,26 @@ class WordIndex:
             self._tokens = _Tokens.of(self.documents)
         return self._tokens
 
-    def _pair_table(self) -> dict[int, list[int]]:
+    def _pair_table(self) -> _Pairs:
         if self._pairs is None:
-            table: dict[int, list[int]] = {}
-            for i, document in enumerate(self.documents):
-                for pair in document.word_pairs:
-                    table.setdefault(pair, []).append(i)
-            self._pairs = table
+            self._pairs = _Pairs.of(self.documents)
         return self._pairs
 
     def _count(self, word: str) -> int:
         """How often ``word`` occurs in all the documents."""
+        if self._alone is not None:
+            return len(self._alone.word_positions.get(word, ()))
         tokens = self._token_table()
         found = tokens.vocabulary.get(word)
         return 0 if found is None else tokens.ends[found] - tokens.starts[found]
 
     def _where(self, word: str) -> np.ndarray[Any, Any]:
         """The global offsets of ``word``, sorted."""
+        import numpy as np
+
+        if self._alone is not None:
+            mine = self._alone.word_positions.get(word)
+            return np.empty(0, dtype=np.int64) if mine is None else np.frombuffer(mine, np.int64)
         tokens = self._token_table()
         found = tokens.vocabulary.get(word)
         if found is None:
@@ -281,25 +289,80 @@ class _Tokens:
         import numpy as np
 
         vocabulary: dict[str, int] = {}
+        total = sum(len(document.words[1]) for document in documents)
+        number = np.int32 if total < 1 << 31 else np.int64  # half the memory of a long source
         numbers, offsets = [], []
         for i, document in enumerate(documents):
             starts, words = document.words
             numbers.append(
                 np.fromiter(
                     (vocabulary.setdefault(word, len(vocabulary)) for word in words),
-                    dtype=np.int64,
+                    dtype=number,
                     count=len(words),
                 )
             )
             offsets.append(np.asarray(starts, dtype=np.int64) + (i << _SHIFT))
-        every = np.concatenate(numbers) if numbers else np.empty(0, dtype=np.int64)
+        every = _joined(numbers, number)
         # A stable sort keeps each word's offsets in document and text order: sorted.
         order = np.argsort(every, kind="stable")
         counts = np.bincount(every, minlength=len(vocabulary))
         ends = np.cumsum(counts)
         return cls(
             vocabulary,
-            (np.concatenate(offsets) if offsets else every)[order],
+            _joined(offsets, np.int64)[order],
             (ends - counts).tolist(),
             ends.tolist(),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _Pairs:
+    """Every distinct word pair of the documents, sorted by hash, with the documents holding
+    it: those of ``hashes[i]`` are ``owners[bounds[i]:bounds[i + 1]]``, in order. Arrays cost
+    some 20 bytes a pair where a dictionary of lists cost 150 (28 times a long source). One
+    document's pairs are its own :attr:`~citecheck.documents.Document.word_pairs`, not copied,
+    and ``bounds`` and ``owners`` are ``None``."""
+
+    hashes: np.ndarray[Any, Any]
+    bounds: np.ndarray[Any, Any] | None
+    owners: np.ndarray[Any, Any] | None
+
+    @classmethod
+    def of(cls, documents: Sequence[Document]) -> _Pairs:
+        import numpy as np
+
+        each = [np.frombuffer(document.word_pairs.hashes, dtype=np.int64) for document in documents]
+        if len(each) == 1:
+            return cls(each[0], None, None)  # sorted, each pair once
+        every = _joined(each, np.int64)
+        order = np.argsort(every, kind="stable")  # stable: each pair's documents stay in order
+        every = every[order]
+        owners = np.repeat(np.arange(len(each), dtype=np.int32), [len(h) for h in each])[order]
+        firsts = np.flatnonzero(np.concatenate(([True], every[1:] != every[:-1])))
+        return cls(every[firsts], np.append(firsts, len(every)), owners)
+
+    def rarest_holders(self, keys: np.ndarray[Any, Any]) -> list[int]:
+        """The documents holding the rarest of the sorted ``keys``, in order; none when one
+        stands nowhere (the common case for a text that stands nowhere)."""
+        import numpy as np
+
+        if not len(self.hashes):
+            return []
+        found = np.minimum(np.searchsorted(self.hashes, keys), len(self.hashes) - 1)
+        if not (self.hashes[found] == keys).all():
+            return []
+        if self.bounds is None or self.owners is None:
+            return [0]
+        counts = self.bounds[found + 1] - self.bounds[found]
+        rarest = int(found[int(np.argmin(counts))])
+        holders: list[int] = self.owners[self.bounds[rarest] : self.bounds[rarest + 1]].tolist()
+        return holders
+
+
+def _joined(arrays: list[np.ndarray[Any, Any]], dtype: Any) -> np.ndarray[Any, Any]:
+    """The arrays end to end; one array as it is (a long source's arrays are not copied)."""
+    import numpy as np
+
+    if len(arrays) == 1:
+        return arrays[0]
+    return np.concatenate(arrays) if arrays else np.empty(0, dtype=dtype)
