@@ -165,11 +165,24 @@ def main(argv: list[str] | None = None) -> int:
         f"records/s; {before / after:.2f}x"
     )
     expected = outcomes(batched)
-    same = sum(a == b for a, b in zip(outcomes(one_by_one), expected, strict=True))
-    print(f"labels and confidences equal to one at a time: {same}/{len(expected)}")
+    alone = outcomes(one_by_one)
+    same = sum(a == b for a, b in zip(alone, expected, strict=True))
+    # A batch pads its texts differently, which moves a cosine by about 1e-6: a confidence
+    # rounded to two decimals may then differ in its last digit (a label only on a threshold).
+    close = sum(
+        a[0] == b[0] and abs((a[1] or 0) - (b[1] or 0)) <= 0.011
+        for a, b in zip(alone, expected, strict=True)
+    )
+    print(
+        f"labels and confidences equal to one at a time: {same}/{len(expected)}; labels equal "
+        f"and confidences within 0.01: {close}/{len(expected)}"
+    )
+    for a, b in zip(alone, expected, strict=True):
+        if a != b:
+            print(f"  one at a time {a} / in blocks {b}")
     if not args.no_resume:
         print(f"resume: {resume(records, expected)}")
-    return 0 if same == len(expected) else 1
+    return 0 if close == len(expected) else 1
 
 
 if __name__ == "__main__":

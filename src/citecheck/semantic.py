@@ -210,10 +210,11 @@ class SemanticValidator:
         A model embeds one large batch far faster than the same texts a source at a time (its
         batches are full and sorted by length; on a GPU many times faster), so a batch of
         records is prefetched before its records are validated one by one. Only the
-        embedder's cache is filled: :meth:`validate_many` then returns exactly what it returns
-        without it. The chunks come from a dry run of the matcher's own chunking (an embedder
-        that notes the texts it is asked for), never from a second copy of it. A source that
-        cannot be read is left for :meth:`validate_many` to report."""
+        embedder's cache is filled: :meth:`validate_many` then returns what it returns without
+        it (with a real model, a batch pads its texts differently, which may move a rounded
+        confidence by its last digit). The chunks come from a dry run of the matcher's own
+        chunking (an embedder that notes the texts it is asked for), never from a second copy
+        of it. A source that cannot be read is left for :meth:`validate_many` to report."""
         noted = _NotedTexts(self.matcher.budget)
         dry_run = self._matcher(noted, cache_documents=0)
         for source in sources:
