@@ -427,3 +427,7 @@ def test_exit_1_when_no_record_could_be_validated_and_surrogates_round_trip(
     assert done[1] == {"record": "text", "validation_error": "a record must be an object, got str"}
     good = write(tmp_path / "good.json", [*batch(1), "text"])
     assert run(str(good), "-o", str(out)) == 0, "a run that labelled something completes"
+    # every record has one citation that is not an object (a per-record error), yet the others
+    # were labelled: the run did its work
+    stray = [{**r, "citations": [*r["citations"], 7]} for r in batch(2)]
+    assert run(str(write(tmp_path / "stray.json", stray)), "-o", str(out)) == 0

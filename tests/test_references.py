@@ -511,6 +511,8 @@ def test_a_longer_item_is_read_in_the_ramayana_too() -> None:
         ("Gen 1:1, 32 says", GENERIC_BIBLE, "Gen 1:1", "32", "Genesis 1:32"),
         ("John 3:16; 99 says", GENERIC_BIBLE, "John 3:16", "99", "John 3:99"),
         ("John 3:16; 99 says", EXTRACT_BIBLE, "John 3:16", "99", "John 3:99"),
+        ("Gen 1:1 and 5 here", GENERIC_BIBLE, "Gen 1:1", "5", "Genesis 1:5"),
+        ("Bala 1.1 and 2 brothers", EXTRACT, "Bala 1.1", "2", "Bala 1.2"),
         (
             "Sundara Kanda, Sarga 15, Shloka 30, 31 says",
             EXTRACT,

@@ -383,3 +383,24 @@ def test_saves_racing_into_one_directory_leave_one_whole_index(
         saver.join()
     assert errors == []
     assert which(backend.load(tmp_path), *versions) in (0, 1)
+
+
+def test_a_data_file_removed_after_its_check_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A save committing in another process removes the old files between a load's check and
+    # its read: the load fails with SavedIndexError naming the folder, never a raw OSError.
+    from citecheck.indexes import memory
+
+    build(memory.MemoryIndex, 1, count=5).save(tmp_path)
+    checked = memory.read_saved
+
+    def check_then_lose(*args: Any, **kwargs: Any) -> Any:
+        result = checked(*args, **kwargs)
+        for name in result[2].values():
+            name.unlink()
+        return result
+
+    monkeypatch.setattr(memory, "read_saved", check_then_lose)
+    with pytest.raises(SavedIndexError, match=str(tmp_path)):
+        memory.MemoryIndex.load(tmp_path)

@@ -480,7 +480,8 @@ def _write_records(checkpoint: Checkpoint, target: Path, citations_field: str) -
     failed = sum("validation_error" in r for r in done)
     counts = ", ".join(f"{n} {label}" for label, n in labels.most_common()) or "no citations"
     summary = f"{len(done)} records ({failed} with errors): {counts}; written to {target}"
-    return summary, bool(done) and failed == len(done)
+    labelled = sum(n for label, n in labels.items() if label != "error")
+    return summary, bool(done) and failed == len(done) and not labelled
 
 
 _RECORDS_CONFIG = "config.json"

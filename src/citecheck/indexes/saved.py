@@ -109,14 +109,17 @@ def read_saved(
 
 @contextmanager
 def reading(path: Path) -> Iterator[None]:
-    """Turn a manifest or a record that lacks a field, or has one of the wrong type, into a
-    :class:`~citecheck.errors.SavedIndexError` naming ``path``."""
+    """Turn a manifest or a record that lacks a field, or has one of the wrong type, or a data
+    file that vanished after its check, into a :class:`~citecheck.errors.SavedIndexError`
+    naming ``path``."""
     try:
         yield
     except InputError:
         raise
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise SavedIndexError(f"{path}: malformed manifest or records ({exc!r})") from None
+    except OSError as exc:  # a file checked, then removed by a save committing meanwhile
+        raise SavedIndexError(f"{path}: a saved file could not be read ({exc})") from None
 
 
 @contextmanager

@@ -191,7 +191,8 @@ class ReferenceExtractor:
             rf"[ \t]*(?:[,;.\])}}{_DASH_CLASS}]|and\b|$)", re.MULTILINE
         )
         self._dangling = re.compile(
-            rf"[ \t]*(?:[,;][ \t]*(?:and[ \t]+)?|[{_DASH_CLASS}][ \t]*)(?P<tail>{tail})"
+            rf"[ \t]*(?:[,;][ \t]*(?:and[ \t]+)?|[{_DASH_CLASS}][ \t]*|(?<=[ \t])and[ \t]+)"
+            rf"(?P<tail>{tail})"
         )
         words = [
             "|".join(
@@ -275,9 +276,9 @@ class ReferenceExtractor:
     def _dangling_numbers(
         self, text: str, mentions: Sequence[Mention], code: CodeRegions
     ) -> list[Mention]:
-        """The numbers joined to the end of a mention by a list comma or a dash that no reading
-        took (``Bala 1.1, 2 brothers``: shloka 2, or two brothers?), each a mention of its own
-        with the doubt: a number written after a reference is never dropped in silence. A
+        """The numbers joined to the end of a mention by a list comma, a dash or "and" that no
+        reading took (``Bala 1.1, 2 brothers``: shloka 2, or two brothers?), each a mention of
+        its own with the doubt: a number written after a reference is never dropped in silence. A
         number that starts a book's name (``John 3:16, 1 John 2:3``) is that book's."""
         doubted = []
         for index, mention in enumerate(mentions):
