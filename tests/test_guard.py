@@ -338,3 +338,10 @@ def test_another_sentence_adds_a_change_but_never_excuses_one() -> None:
     ]:  # fmt: skip
         [result] = judge.verify(f"{claim} [[doc]].", {"doc": source}).results
         assert result.status is not Status.VERIFIED, result.reason
+
+
+def test_a_claim_may_write_a_sign_as_a_word() -> None:
+    # A quotation keeps its signs; a claim paraphrases, and "percent" says what "%" says.
+    claim, source = "The rate was 0.4 percent in 2020.", "The rate was 0.4% in 2020."
+    result = citecheck.verify(f"{claim} [[s]]", {"s": source}).results[0]
+    assert result.status is Status.VERIFIED, result.reason

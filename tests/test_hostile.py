@@ -196,6 +196,7 @@ HOSTILE_RUNS = {
     "superscripts": ("word" + "{run}" + "a [1].", "\u00b9"),
     "spaces before a year": ("Smith" + "{run}" + "x (2020) [1].", " "),
     "spaces in an ellipsis quote": ('"a' + "{run}" + 'b ... c" [1].', " "),
+    "superscripts after brackets": ("(" + "{run}" + " [1].", "word)\u00b9 "),
 }
 
 

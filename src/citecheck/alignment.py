@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from citecheck.text import SIGNS
+
 if TYPE_CHECKING:
     from rapidfuzz.distance import ScoreAlignment
 
@@ -165,7 +167,6 @@ def _snap_to_words(
     return fuzz.ratio(target, haystack[best_start:best_end]), best_start, best_end
 
 
-_SIGNS = "<>≤≥±‰%$€£¥"
 """Signs that carry meaning (:mod:`citecheck.meaning` compares them), never word characters."""
 
 
@@ -174,12 +175,12 @@ def _with_signs(target: str, haystack: str, start: int, end: int) -> tuple[int, 
     its own edges: "(0,4%)" ends on "4" as words go, and a passage without its "%" would
     read as a quote that adds one."""
     after = end
-    while after < len(haystack) and haystack[after] in _SIGNS:
+    while after < len(haystack) and haystack[after] in SIGNS:
         after += 1
     if after > end and target.endswith(haystack[end:after]):
         end = after
     before = start
-    while before > 0 and haystack[before - 1] in _SIGNS:
+    while before > 0 and haystack[before - 1] in SIGNS:
         before -= 1
     if before < start and target.startswith(haystack[before:start]):
         start = before

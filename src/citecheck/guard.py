@@ -37,7 +37,7 @@ from citecheck.meaning import (
 )
 from citecheck.numbers import NUMBER_WORDS, Quantity
 from citecheck.quantities import quantities_in, stated_quantities
-from citecheck.text import normalize
+from citecheck.text import SIGN, normalize
 
 __all__ = ["claim_conflicts", "denied_before", "denies"]
 
@@ -360,13 +360,10 @@ def _letters_of(word: str) -> str:
     return "".join(ch for ch in word if ch.isalpha()) if any(ch.isdigit() for ch in word) else ""
 
 
-_SYMBOLS = re.compile(r"[<>≤≥±‰%$€£¥]")
-
-
 def _symbol_conflicts(claim: str, passage: str) -> list[str]:
     """A comparison, currency or percent sign of the claim that the passage has not, where
     the passage has another: "p < 0.05" against "p > 0.05"."""
-    ours, theirs = set(_SYMBOLS.findall(claim)), set(_SYMBOLS.findall(passage))
+    ours, theirs = set(SIGN.findall(claim)), set(SIGN.findall(passage))
     missing = sorted(ours - theirs)
     if missing and theirs - ours:
         return [

@@ -21,7 +21,7 @@ from citecheck.numbers import (
     spelled_numbers,
     unit_named,
 )
-from citecheck.text import normalize
+from citecheck.text import SIGN, normalize
 
 __all__ = [
     "NEGATIONS",
@@ -131,7 +131,7 @@ def meaning_differences(
     our_words, their_words = comparable_words(text), comparable_words(source)
     if (
         our_words == their_words
-        and _SIGNS.findall(text) == _SIGNS.findall(source)
+        and SIGN.findall(text) == SIGN.findall(source)
         and number_list(text) == number_list(source)
     ):
         return []  # the same words, numbers and signs: only punctuation or spacing differ
@@ -167,8 +167,10 @@ def meaning_differences(
             f"the {noun} gives the numbers {', '.join(our_numbers)} in another order than the "
             f"source ({', '.join(their_numbers)})"
         )
-    ours_signs, theirs_signs = Counter(_SIGNS.findall(text)), Counter(_SIGNS.findall(source))
-    if ours_signs != theirs_signs:
+    ours_signs, theirs_signs = Counter(SIGN.findall(text)), Counter(SIGN.findall(source))
+    # A quotation keeps its signs; a claim may write the source's sign as a word ("0.4
+    # percent"), so only a sign it has and the source has not is a change.
+    if ours_signs - theirs_signs or (omissions and ours_signs != theirs_signs):
         said = ", ".join(sorted(ours_signs - theirs_signs)) or "no sign"
         stands = ", ".join(sorted(theirs_signs - ours_signs)) or "no sign"
         differences.append(f"the {noun} has {said} where the source has {stands}")
@@ -184,8 +186,6 @@ def meaning_differences(
 
 
 _DIGIT = re.compile(r"\d")
-_SIGNS = re.compile(r"[<>≤≥±‰%$€£¥]")
-"""Signs that carry meaning words do not: a comparison, a percent, a currency."""
 
 
 def _numbers(text: str) -> list[tuple[str, str]]:

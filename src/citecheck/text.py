@@ -23,9 +23,21 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["WORD", "NormalizedText", "WordPairs", "normalize", "pair_hashes", "sentence_spans"]
+__all__ = [
+    "SIGN",
+    "SIGNS",
+    "WORD",
+    "NormalizedText",
+    "WordPairs",
+    "normalize",
+    "pair_hashes",
+    "sentence_spans",
+]
 
 WORD = re.compile(r"\w+")
+SIGNS = "<>≤≥±‰%$€£¥"
+"""Signs that carry meaning words do not: a comparison, a percent, a currency."""
+SIGN = re.compile(f"[{re.escape(SIGNS)}]")
 """A word of normalised text, as the word indexes read it (one pattern, so that they agree)."""
 
 

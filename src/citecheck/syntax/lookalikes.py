@@ -191,13 +191,18 @@ def _footnote_cites(note: str | None) -> str | None:
     )
 
 
+_FORMULA_REACH = 200
+"""How far back a closing bracket before a superscript looks for its opening one."""
+
+
 def _marks_a_note(text: str, start: int) -> bool:
     """True when the superscript at ``start`` follows what a note marker follows (see the
     module): sentence punctuation, a quotation mark, a bracket that closes no formula, or a
     word of three or more letters standing on its own that is no function name."""
     before = text[start - 1] if start else ""
     if before == ")":
-        opening = text.rfind("(", 0, start)
+        # a formula's brackets are short: looking further back would cost a scan per mark
+        opening = text.rfind("(", max(0, start - _FORMULA_REACH), start)
         return opening >= 0 and _OPERATOR.search(text, opening, start) is None
     if before in _MARK_BEFORE:
         return True
