@@ -72,6 +72,7 @@ def test_ocr_slips_in_a_quote_are_noise(which: int, seed: int, slips: int) -> No
         ("approved the western break water in l95l", "approved the western breakwater in 1951"),
         ("the founda tions were not stab1e", "the foundations were not stable"),
         ("delayed thesecond phase by thrcc years", "delayed the second phase by three years"),
+        ("the com mit teedela yed the second phase", "the committee delayed the second phase"),
         ("Datanet l only referred to the network", "Datanet 1 only referred to the network"),
         ("a population of 66 miilion", "a population of 66 million"),
         ("Die Bildriisse erithielten a1s sol chc", "Die Bildnisse enthielten als solche"),
