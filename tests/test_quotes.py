@@ -192,7 +192,7 @@ def test_cosine_similarity_comes_from_the_embedder() -> None:
     embedder = HashingEmbedder()
     quotes = [sentence("alpha", 1), sentence("beta", 1), sentence("alpha", 1)]
     report = citecheck.verify_quotes(quotes, CORPUS, embedder=embedder)
-    assert all(r.cosine_similarity is not None and r.cosine_similarity > 0.95 for r in report)
+    assert all(r.cosine_similarity is not None and r.cosine_similarity > 0.95 for r in report.rows)
     assert embedder.calls == 2  # quotes and spans embedded in one batch each
     stats = report.stats()
     assert stats["min_cosine"] is not None

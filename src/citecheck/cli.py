@@ -1,17 +1,21 @@
 """The ``citecheck`` command line.
 
 ``citecheck verify ANSWER SOURCE...`` checks the citations in a text file against source files
-(or directories of them) and exits 0 when the report passes, 1 when it does not, 2 on bad input.
-``citecheck quotes QUOTES SOURCE... -o review.xlsx`` locates every quote of a file in the sources
-and writes one row per quote (exit 0 when the run completes, 2 on bad input).
-``citecheck records [INPUT.json] [-o OUTPUT.json] [--config FILE] [--resume]`` labels the
-citations of a batch of records (exit 0 when the run completes, even if some records failed; 1
-when no record could be validated; 2 on bad input; 130 when interrupted, its finished records
-kept for ``--resume``); without ``--config`` it reads ``config.json`` beside the input or in the
-working directory, and without ``-o`` it writes ``output_validated.json`` beside the input.
-``citecheck refs check|coverage|eval`` checks structured references (``[Bala Kanda 1.1]``):
-one answer (exit 0 on PASS, 1 otherwise), what a scheme's patterns read and miss, or a golden
-dataset (exit 0 when no item failed and every line could be read).
+(or directories of them). ``citecheck quotes QUOTES SOURCE... -o review.xlsx`` locates every
+quote of a file in the sources and writes one row per quote. ``citecheck refs check|coverage|
+eval`` checks structured references (``[Bala Kanda 1.1]``): one answer, what a scheme's patterns
+read and miss, or a golden dataset. ``citecheck records [INPUT.json] [-o OUTPUT.json]
+[--config FILE] [--resume]`` labels the citations of a batch of records; without ``--config``
+it reads ``config.json`` beside the input or in the working directory, and without ``-o`` it
+writes ``output_validated.json`` beside the input.
+
+``verify``, ``quotes`` and ``refs check`` write their report in any format
+(``--format json|jsonl|csv|xlsx|md|html|junit``, to standard output or ``-o FILE``) and share
+one exit status: 0 when every citation passed, 1 when some failed, 2 on a usage or input
+error, 3 when nothing failed but something could not be checked. ``records`` exits 0 when the
+run completes, 1 when no record could be validated, 2 on bad input and 130 when interrupted,
+its finished records kept for ``--resume``; ``refs eval`` exits 0 when no item failed and
+every line could be read.
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
-from contextlib import suppress
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +40,7 @@ if TYPE_CHECKING:
     from citecheck._record_files import Checkpoint
     from citecheck.records import RecordConfig
     from citecheck.references import ReferenceExtractor
+    from citecheck.report import Report
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -50,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("answer", type=Path, help="the text with citations ('-' reads stdin)")
     verify.add_argument("sources", type=Path, nargs="+", help="source files or directories")
-    verify.add_argument("--json", action="store_true", help="print the full report as JSON")
+    _output_options(verify)
     verify.add_argument(
         "--syntax", default="auto", help="tip, pandoc, numeric, author_year or auto (default)"
     )
@@ -98,9 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     quotes.add_argument("quotes", type=Path, help="the file of quotes")
     quotes.add_argument("sources", type=Path, nargs="+", help="source files or directories")
-    quotes.add_argument(
-        "-o", "--output", type=Path, required=True, help="rows as .xlsx, .csv or .json"
-    )
+    _output_options(quotes, required=True)
     quotes.add_argument("--stats", type=Path, help="also write the statistics as a melted CSV")
     quotes.add_argument(
         "--config",
@@ -190,7 +193,7 @@ def _refs_parser(commands: Any) -> None:
     check = refs.add_parser("check", help="check the references of one answer")
     check.add_argument("answer", type=Path, help="the answer ('-' reads stdin)")
     common(check)
-    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    _output_options(check)
     check.add_argument(
         "--require-citations", action="store_true", help="fail an answer that cites nothing"
     )
@@ -232,6 +235,54 @@ def _refs_parser(commands: Any) -> None:
     evaluate.add_argument(
         "--trace-id-field", help="field of the question id in the traces (default: --id-field)"
     )
+
+
+def _output_options(command: argparse.ArgumentParser, *, required: bool = False) -> None:
+    """``--format`` and ``-o``: a report in any format, to a file or standard output."""
+    from citecheck.exports import FORMATS
+
+    command.add_argument(
+        "--format",
+        choices=sorted(FORMATS),
+        help="the report's format (default: from the -o file's suffix; text on a terminal)",
+    )
+    command.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=required,
+        metavar="FILE",
+        help="write the report to FILE (.json, .jsonl, .csv, .xlsx, .md, .html or .xml for "
+        "JUnit), all at once",
+    )
+    command.add_argument("--json", action="store_true", help="the same as --format json")
+
+
+EXIT_PASSED, EXIT_FAILED, EXIT_ERROR, EXIT_UNCHECKED = 0, 1, 2, 3
+"""The exit statuses of ``verify``, ``quotes`` and ``refs check``."""
+
+
+def _exit_status(report: Report) -> int:
+    """0 when every citation passed, 1 when one failed, 3 when nothing failed but something
+    could not be checked ("could not check" is never "failed")."""
+    return {"PASS": EXIT_PASSED, "FAIL": EXIT_FAILED, "UNCHECKED": EXIT_UNCHECKED}[report.outcome]
+
+
+def _emit(report: Report, args: argparse.Namespace) -> None:
+    """Write ``report`` where and as the options ask: ``-o FILE`` in ``--format`` (or the
+    format its suffix names), else standard output (text unless ``--format`` names one)."""
+    from citecheck import exports
+
+    chosen = "json" if args.json and args.format is None else args.format
+    if args.output is not None:
+        report.save(args.output, chosen)
+        return
+    if chosen is None:
+        print(report.to_text())
+    elif chosen == "xlsx":
+        raise CitecheckError("--format xlsx writes a file: name it with -o FILE.xlsx")
+    else:
+        sys.stdout.write(exports.render(report, chosen))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -296,11 +347,11 @@ def _run(argv: Sequence[str] | None) -> int:
         )
         _warn(documents.warnings)
         report = verifier.verify(text, documents)
+        _emit(report, args)
     except (CitecheckError, OSError, UnicodeDecodeError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
-        return 2
-    print(report.to_json() if args.json else report.to_text())
-    return 0 if report.passed else 1
+        return EXIT_ERROR
+    return _exit_status(report)
 
 
 def _numbers(spec: str, documents: Sequence[Document]) -> dict[str, str]:
@@ -324,14 +375,15 @@ def _numbers(spec: str, documents: Sequence[Document]) -> dict[str, str]:
 
 def _quotes(args: argparse.Namespace) -> int:
     from citecheck._atomic import write_text_atomic
+    from citecheck.exports import check_target, format_for
     from citecheck.quotes import QuoteConfig, QuoteLocator
     from citecheck.quotes.inputs import read_quotes
     from citecheck.quotes.locator import embedder_for
 
     warnings: list[str] = []
     try:
-        if args.output.suffix.lower() not in {".xlsx", ".csv", ".json"}:
-            raise CitecheckError(f"cannot write {args.output}: use .xlsx, .csv or .json")
+        format_for(args.output, "json" if args.json and args.format is None else args.format)
+        check_target(args.output)
         config = QuoteConfig.from_file(args.config) if args.config else QuoteConfig()
         if args.embedder is not None:
             config = QuoteConfig.from_mapping(
@@ -343,9 +395,11 @@ def _quotes(args: argparse.Namespace) -> int:
         quotes = read_quotes(args.quotes)
         sources = load_paths(args.sources)
         warnings.extend(sources.warnings)
-        progress = None if args.no_progress or not sys.stderr.isatty() else _ProgressBar()
-        report = QuoteLocator(config, embedder).run(quotes, sources.documents, progress, warnings)
-        report.save(args.output)
+        with _progress(len(quotes), "quotes", args.no_progress) as progress:
+            report = QuoteLocator(config, embedder).run(
+                quotes, sources.documents, progress, warnings
+            )
+        _emit(report, args)
         if args.stats:
             report.stats_to_csv(args.stats)
         if args.methods:
@@ -362,7 +416,7 @@ def _quotes(args: argparse.Namespace) -> int:
     )
     plural = "" if stats["n_quotes"] == 1 else "s"
     print(f"{stats['n_quotes']} quote{plural}: {counts}; rows written to {args.output}")
-    return 0
+    return _exit_status(report)
 
 
 def _records(args: argparse.Namespace) -> int:
@@ -390,13 +444,13 @@ def _records(args: argparse.Namespace) -> int:
             start = 0
             if args.resume:
                 print(f"citecheck: no {checkpoint.path} to resume: from the start", file=sys.stderr)
-        progress = None if args.no_progress or not sys.stderr.isatty() else _ProgressBar("records")
-        results = iter_validated_records(records, config=config, progress=progress, start=start)
-        checkpoint.begin()  # after the model loaded: a run that cannot start leaves no file
-        for result in results:
-            checkpoint.append(result)
-            if checkpoint.done % BLOCK_RECORDS == 0:
-                checkpoint.sync()
+        with _progress(len(records), "records", args.no_progress, start) as progress:
+            results = iter_validated_records(records, config=config, progress=progress, start=start)
+            checkpoint.begin()  # after the model loaded: a run that cannot start leaves no file
+            for result in results:
+                checkpoint.append(result)
+                if checkpoint.done % BLOCK_RECORDS == 0:
+                    checkpoint.sync()
         checkpoint.close()
         summary, failed_all = _write_records(checkpoint, target, config.citations_field)
         checkpoint.remove()
@@ -531,8 +585,8 @@ def _refs(args: argparse.Namespace) -> int:
         )
         if args.refs_command == "check":
             report = verifier.verify(_read(args.answer), template=args.template)
-            print(report.to_json() if args.json else report.to_text())
-            return 0 if report.result == "PASS" else 1
+            _emit(report, args)
+            return _exit_status(report)
         evaluation = evaluate_dataset(
             args.golden,
             verifier=verifier,
@@ -631,23 +685,24 @@ def _reference_texts(path: Path | None) -> dict[str, str] | None:
 _STATUSES = {"verified", "partial", "wrong_location", "unsupported", "not_found", "unchecked"}
 
 
-class _ProgressBar:
-    """A one-line progress bar on stderr, redrawn at most a hundred times."""
+@contextmanager
+def _progress(
+    total: int, noun: str, off: bool, done: int = 0
+) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on standard error (tqdm) while a long run goes, only on a terminal:
+    a pipe or a log file gets no bar. Yields the ``progress(done, total)`` callback a run
+    takes, or ``None``."""
+    if off or not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
 
-    def __init__(self, noun: str = "quotes", width: int = 30) -> None:
-        self.noun = noun
-        self.width = width
-        self.shown = -1
+    with tqdm(total=total, initial=done, unit=noun[:-1], file=sys.stderr) as bar:
 
-    def __call__(self, done: int, total: int) -> None:
-        percent = done * 100 // max(total, 1)
-        if percent == self.shown and done != total:
-            return
-        self.shown = percent
-        filled = self.width * done // max(total, 1)
-        bar = "#" * filled + "." * (self.width - filled)
-        end = "\n" if done == total else ""
-        print(f"\r[{bar}] {done}/{total} {self.noun}", end=end, file=sys.stderr, flush=True)
+        def advance(now: int, _total: int) -> None:
+            bar.update(now - bar.n)
+
+        yield advance
 
 
 if __name__ == "__main__":

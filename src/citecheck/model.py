@@ -18,6 +18,7 @@ from citecheck.errors import InputError
 from citecheck.locations import Location
 
 __all__ = [
+    "CONTEXT_CHARS",
     "Citation",
     "ConfidenceLabel",
     "Evidence",
@@ -28,6 +29,10 @@ __all__ = [
     "Span",
     "Status",
 ]
+
+
+CONTEXT_CHARS = 300
+"""How much of the source an :class:`Evidence` keeps before and after its span."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -142,8 +147,11 @@ class Evidence:
 
     ``start`` and ``end`` are character offsets into the original, un-normalised text of the
     source ``source_id`` (``document.text[start:end] == text``). ``score`` is in [0, 1];
-    ``scores`` holds the per-method metrics behind it. ``page``, ``line`` and ``section`` say
-    where the span begins, when the document knows.
+    ``scores`` holds the per-method metrics behind it (a BM25 score and its top1/top2 ratio, a
+    match ratio, a cosine). ``page``, ``line`` and ``section`` say where the span begins, when
+    the document knows. ``context_before`` and ``context_after`` are the source's text right
+    before and after the span (up to :data:`CONTEXT_CHARS` characters each), so that a report
+    can show the passage in its context with the span marked, without the source at hand.
     """
 
     source_id: str
@@ -156,6 +164,8 @@ class Evidence:
     line: int | None = None
     section: str | None = None
     scores: Mapping[str, float] = field(default_factory=dict, hash=False)
+    context_before: str = ""
+    context_after: str = ""
 
     def __post_init__(self) -> None:
         Span(self.start, self.end)  # validates the offsets
@@ -190,23 +200,33 @@ class Evidence:
             "line": self.line,
             "section": self.section,
             "scores": dict(self.scores),
+            "context_before": self.context_before,
+            "context_after": self.context_after,
         }
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """The verdict on one :class:`Citation`: status, confidence, evidence (best first), reason."""
+    """The verdict on one :class:`Citation`: status, confidence, evidence (best first), reason.
+
+    ``confidence`` means the same at every front door (see :mod:`citecheck.verdict`).
+    ``details`` holds what one front door knows beyond that, JSON-ready: a quote's index in its
+    input and whether it has an ellipsis, a record's label, a reference's occurrence. Figures
+    about a passage belong in its :attr:`Evidence.scores`.
+    """
 
     citation: Citation
     status: Status
     confidence: float
     evidence: tuple[Evidence, ...] = ()
     reason: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.confidence <= 1.0:
             raise InputError(f"confidence must be in [0, 1], got {self.confidence}")
         object.__setattr__(self, "evidence", tuple(self.evidence))
+        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     @property
     def confidence_label(self) -> ConfidenceLabel:
@@ -229,6 +249,7 @@ class Result:
             "excerpt_verified": self.excerpt_verified,
             "reason": self.reason,
             "evidence": [e.to_dict() for e in self.evidence],
+            "details": dict(self.details),
         }
 
 

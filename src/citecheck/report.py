@@ -1,18 +1,34 @@
-"""The outcome of one verification run: :class:`Report`, its summary and its exports."""
+"""The one result model every front door returns: :class:`Report`, its outcome and summary.
+
+``verify``, ``verify_quotes`` and ``verify_references`` all return a :class:`Report` of
+:class:`~citecheck.Result`\\ s: one per citation, quote or reference, with the same
+:class:`~citecheck.Status` vocabulary and the same confidence scale (:mod:`citecheck.verdict`).
+What only one door knows lives in :attr:`Report.metadata` (the run's settings),
+:meth:`Report.metrics` (its statistics), :attr:`Result.details` and :attr:`Evidence.scores`;
+the quote rows and the reference JSON of earlier releases are projections of it. The file
+formats (JSON Lines, CSV, Excel, Markdown, JUnit, HTML) are written by :mod:`citecheck.exports`.
+"""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 from citecheck.model import Result, Status
 
 if TYPE_CHECKING:
+    import pandas
+
     from citecheck.resolution import SourceMapping
 
-__all__ = ["DEFAULT_ACCEPTED", "Report"]
+__all__ = ["DEFAULT_ACCEPTED", "Outcome", "Report"]
+
+Outcome = Literal["PASS", "FAIL", "UNCHECKED"]
 
 DEFAULT_ACCEPTED: frozenset[Status] = frozenset({Status.VERIFIED})
 """Statuses that count as passing unless the verifier is told otherwise."""
@@ -20,11 +36,16 @@ DEFAULT_ACCEPTED: frozenset[Status] = frozenset({Status.VERIFIED})
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """All results of one run, in text order, plus the warnings met on the way.
+    """All results of one run, in order, plus the warnings met on the way.
 
     ``accepted`` is the pass policy: the statuses that count as a good citation.
     ``require_citations`` makes a text without any citation fail. ``mappings`` say which
     source each cited number, author–year or bibliography key was taken to mean, and how.
+    ``kind`` names the front door that made the report (``"verify"``, ``"quotes"``,
+    ``"references"``); ``text`` is the text whose citations were checked, when there is one
+    (an HTML report highlights the citations in it); ``metadata`` holds the run's settings,
+    JSON-ready. ``count_once`` counts a citation written several times (the same source and
+    excerpt) once in :meth:`summary`, as structured references are counted.
     """
 
     results: tuple[Result, ...] = ()
@@ -32,51 +53,106 @@ class Report:
     accepted: frozenset[Status] = DEFAULT_ACCEPTED
     require_citations: bool = False
     mappings: tuple[SourceMapping, ...] = ()
+    kind: str = "verify"
+    text: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    count_once: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", tuple(self.results))
         object.__setattr__(self, "warnings", tuple(self.warnings))
         object.__setattr__(self, "mappings", tuple(self.mappings))
         object.__setattr__(self, "accepted", frozenset(Status(s) for s in self.accepted))
+        object.__setattr__(self, "metadata", MappingProxyType(dict(self.metadata)))
+
+    # -- the verdict ------------------------------------------------------------------------
+
+    @property
+    def outcome(self) -> Outcome:
+        """``FAIL`` when a citation failed (or citations are required and there are none),
+        ``UNCHECKED`` when nothing failed but something could not be checked (never a pass,
+        never a failure), else ``PASS``. ``passed`` is ``outcome == "PASS"``."""
+        rejected = [r for r in self.results if r.status not in self.accepted]
+        if any(r.status is not Status.UNCHECKED for r in rejected) or (
+            not self.results and self.require_citations
+        ):
+            return "FAIL"
+        return "UNCHECKED" if rejected else "PASS"
 
     @property
     def passed(self) -> bool:
         """True when every citation has an accepted status (and there is one, if required)."""
-        if not self.results:
-            return not self.require_citations
-        return all(result.status in self.accepted for result in self.results)
+        return self.outcome == "PASS"
+
+    @property
+    def phantom_citations(self) -> list[str]:
+        """The cited sources or references that do not exist, each once, in order."""
+        return list(
+            dict.fromkeys(
+                r.citation.source_id for r in self.results if r.status is Status.NOT_FOUND
+            )
+        )
+
+    # -- the results ------------------------------------------------------------------------
 
     def __len__(self) -> int:
         return len(self.results)
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Result]:
         return iter(self.results)
 
     def by_status(self, status: Status | str) -> tuple[Result, ...]:
-        """The results with one status, in text order."""
+        """The results with one status, in order."""
         wanted = Status(status)
         return tuple(r for r in self.results if r.status is wanted)
 
+    def citations(self) -> list[tuple[Result, int]]:
+        """Each distinct citation (source and excerpt) once, in order of first occurrence,
+        with how many times it is written."""
+        counts = Counter(_key(r) for r in self.results)
+        first: dict[tuple[str, str | None], Result] = {}
+        for r in self.results:
+            first.setdefault(_key(r), r)
+        return [(r, counts[key]) for key, r in first.items()]
+
     def summary(self) -> dict[str, Any]:
-        """Counts per status, pass rate (accepted / total) and mean confidence."""
-        counts = Counter(r.status for r in self.results)
-        total = len(self.results)
+        """The same keys for every front door: ``total`` (distinct citations when the report
+        counts them once), ``occurrences`` (every result), ``passed``, ``outcome``, ``counts``
+        per status, ``pass_rate`` (accepted / total) and ``mean_confidence``."""
+        counted = [r for r, _ in self.citations()] if self.count_once else list(self.results)
+        counts = Counter(r.status for r in counted)
+        total = len(counted)
         accepted = sum(counts[s] for s in self.accepted)
         return {
             "total": total,
+            "occurrences": len(self.results),
             "passed": self.passed,
+            "outcome": self.outcome,
             "counts": {status.value: counts[status] for status in Status},
             "pass_rate": accepted / total if total else None,
-            "mean_confidence": (sum(r.confidence for r in self.results) / total) if total else None,
+            "mean_confidence": (sum(r.confidence for r in counted) / total) if total else None,
         }
 
+    def metrics(self) -> dict[str, Any]:
+        """What only this report's front door measures (the quote statistics of
+        ``verify_quotes``); empty for a door that measures nothing beyond :meth:`summary`."""
+        return dict(self.metadata.get("metrics", {}))
+
+    # -- exports ----------------------------------------------------------------------------
+
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data: passed, summary, warnings, mappings and every result."""
+        """Plain JSON-ready data: outcome, summary, metrics, warnings, mappings, phantom
+        citations, the run's metadata and every result."""
         return {
+            "kind": self.kind,
             "passed": self.passed,
+            "outcome": self.outcome,
             "summary": self.summary(),
+            "metrics": self.metrics(),
             "warnings": list(self.warnings),
             "mappings": [m.to_dict() for m in self.mappings],
+            "phantom_citations": self.phantom_citations,
+            "metadata": {k: v for k, v in self.metadata.items() if k != "metrics"},
             "results": [r.to_dict() for r in self.results],
         }
 
@@ -84,26 +160,88 @@ class Report:
         """The :meth:`to_dict` data as JSON text (UTF-8 characters kept as they are)."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
+    def to_jsonl(self) -> str:
+        """One JSON object per result, one line each (see :mod:`citecheck.exports`)."""
+        from citecheck import exports
+
+        return exports.to_jsonl(self)
+
+    def to_csv(self, target: str | Path | IO[str] | None = None) -> str | None:
+        """One row per result; the text when ``target`` is ``None``, else written there."""
+        from citecheck import exports
+
+        return exports.to_csv(self, target)
+
+    def to_excel(self, path: str | Path) -> None:
+        """A workbook for review, lowest confidence first (the ``excel`` extra)."""
+        from citecheck import exports
+
+        exports.to_excel(self, path)
+
+    def to_markdown(self) -> str:
+        """A Markdown report: summary, then a table of every result."""
+        from citecheck import exports
+
+        return exports.to_markdown(self)
+
+    def to_junit(self) -> str:
+        """JUnit XML: one test case per result, failures carrying the reason, for CI."""
+        from citecheck import exports
+
+        return exports.to_junit(self)
+
+    def to_html(self) -> str:
+        """One self-contained HTML page: the text with its citations highlighted by status."""
+        from citecheck import exports
+
+        return exports.to_html(self)
+
+    def to_pandas(self) -> pandas.DataFrame:
+        """One row per result, evidence flattened (pandas is imported now)."""
+        from citecheck import exports
+
+        return exports.to_pandas(self)
+
+    def save(self, path: str | Path, format: str | None = None) -> Path:
+        """Write the report whole (a temporary file renamed into place), in ``format`` or the
+        one the file's suffix names; returns the path written."""
+        from citecheck import exports
+
+        return exports.save(self, path, format)
+
+    def _repr_html_(self) -> str:
+        from citecheck import exports
+
+        return exports.repr_html(self)
+
     def to_text(self) -> str:
-        """A short human-readable listing: one line per citation, the mappings and warnings,
-        then the summary."""
+        """A short human-readable listing: one line per citation (per distinct one, with how
+        often it is written, when the report counts them once), the mappings and warnings,
+        then the summary and the outcome."""
         lines = []
-        for r in self.results:
+        listed = self.citations() if self.count_once else [(r, 1) for r in self.results]
+        for r, count in listed:
             where = f":{r.citation.locator}" if r.citation.locator else ""
+            repeated = f" (cited {count} times)" if count > 1 else ""
             lines.append(
                 f"{r.status.value.upper():<15} {r.confidence:4.2f}  "
-                f"{r.citation.source_id}{where}  {r.reason}"
+                f"{r.citation.source_id}{where}  {r.reason}{repeated}"
             )
         lines.extend(f"mapped: {m.describe()}" for m in self.mappings)
         lines.extend(f"warning: {w}" for w in self.warnings)
         s = self.summary()
         rate = "n/a" if s["pass_rate"] is None else f"{s['pass_rate']:.0%}"
-        lines.append(
-            f"{s['total']} citation{'' if s['total'] == 1 else 's'}, pass rate {rate}, "
-            + self._verdict()
-        )
+        written = f" ({s['occurrences']} occurrences)" if s["occurrences"] != s["total"] else ""
+        plural = "" if s["total"] == 1 else "s"
+        verdict = _VERDICT_WORDS[self.outcome]
+        lines.append(f"{s['total']} citation{plural}{written}, pass rate {rate}, {verdict}")
+        if self.phantom_citations:
+            lines.append("phantom citations: " + ", ".join(self.phantom_citations))
         return "\n".join(lines)
 
-    def _verdict(self) -> str:
-        """The last word of :meth:`to_text`."""
-        return "PASSED" if self.passed else "FAILED"
+
+_VERDICT_WORDS = {"PASS": "PASSED", "FAIL": "FAILED", "UNCHECKED": "UNCHECKED"}
+
+
+def _key(result: Result) -> tuple[str, str | None]:
+    return result.citation.source_id, result.citation.excerpt

@@ -14,7 +14,7 @@ from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from citecheck import registry
+from citecheck import registry, verdict
 from citecheck._identity_cache import IdentityCache
 from citecheck.bibliography import Bibliography, BibliographySpec, read_bibliography
 from citecheck.documents import Document, Sources, as_documents
@@ -50,6 +50,17 @@ _MAX_EVIDENCE = 5
 _KEPT_INDEXES = 4  # word indexes of document sets, kept between calls
 _THRESHOLDED = frozenset({"fuzzy", "bm25", "overlap"})  # built-in matchers that take ``threshold``
 _WORDS = re.compile(r"\w+")
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """A citation's place in its source: the location, its span, and how reasons name it
+    (``cited``: "lines 3-4 of 'a'"; ``words``: "at lines 3-4 of 'a'")."""
+
+    location: Location | None
+    span: Span
+    cited: str
+    words: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,11 +243,10 @@ class Verifier:
             cited = source.source_id if isinstance(source, Resolved) else citation.source_id
             if cited in unreadable and cited not in documents:
                 reason = f"the cited source could not be read: {unreadable[cited]}"
-                results.append(Result(citation, Status.UNCHECKED, 0.5, (), reason))
+                results.append(verdict.result(citation, Status.UNCHECKED, reason))
                 continue
             if isinstance(source, Unresolved):
-                confidence = 0.0 if source.status is Status.NOT_FOUND else 0.5
-                results.append(Result(citation, source.status, confidence, (), source.reason))
+                results.append(verdict.result(citation, source.status, source.reason))
                 continue
             checked = replace(citation, source_id=source.source_id)
             key = (
@@ -256,6 +266,8 @@ class Verifier:
             self.accept,
             self.require_citations,
             mappings=tuple(resolver.mappings),
+            kind="verify",
+            text=text,
         )
 
     def prepare(self, sources: Sources) -> dict[str, Document]:
@@ -276,10 +288,10 @@ class Verifier:
         try:
             return self._check(citation, documents)
         except BackendError as exc:
-            return Result(citation, Status.UNCHECKED, 0.5, (), f"could not check: {exc}")
+            return verdict.result(citation, Status.UNCHECKED, f"could not check: {exc}")
         except Exception as exc:  # a plug-in's failure must not sink the other citations
             reason = f"could not check: a backend failed ({type(exc).__name__}: {exc})"
-            return Result(citation, Status.UNCHECKED, 0.5, (), reason)
+            return verdict.result(citation, Status.UNCHECKED, reason)
 
     def locate(self, quote: str, sources: Sources) -> list[Evidence]:
         """Where ``quote`` stands in any of ``sources``, best first (empty when nowhere)."""
@@ -293,28 +305,57 @@ class Verifier:
     # -- the cascade ------------------------------------------------------------------------
 
     def _check(self, citation: Citation, documents: Mapping[str, Document]) -> Result:
+        """Source, then place, then the text at the place (or elsewhere), then the verdict."""
         document = self._source(citation, documents)
-        if document is None and self.index is not None and self.index.exists(citation.source_id):
-            return Result(
-                citation,
-                Status.UNCHECKED,
-                0.5,
-                (),
-                f"the cited source {citation.source_id!r} exists in the index, but its text "
-                "was not given, so the excerpt could not be checked",
-            )
         if document is None:
-            known = ", ".join(repr(k) for k in list(documents)[:10]) or "none"
-            return Result(
-                citation,
-                Status.NOT_FOUND,
-                0.0,
-                (),
-                f"the cited source {citation.source_id!r} does not exist (sources: {known})",
-            )
+            return self._missing_source(citation, documents)
         if citation.locator and citation.location is None:
             why = f"the location {citation.locator!r} is not one citecheck can read"
             return self._unplaceable(citation, document, why)
+        place = self._place(citation, document)
+        if isinstance(place, Result):
+            return place
+        query = citation.checked_text or ""
+        noun = "excerpt" if citation.excerpt else "claim"
+        if not any(ch.isalnum() for ch in normalize(query)):
+            reason = f"nothing to check: no excerpt or claim; {place.cited} exists"
+            return verdict.result(citation, Status.UNCHECKED, reason)
+        if noun == "claim" and len(_WORDS.findall(query)) < self.min_claim_words:
+            reason = (
+                f"the claim {query!r} is too short to check "
+                f"(fewer than {self.min_claim_words} words); {place.cited} exists"
+            )
+            return verdict.result(citation, Status.UNCHECKED, reason)
+        quoted = noun == "excerpt"
+        here = self._match(query, document, place.span, quoted=quoted)
+        if not quoted and self.support is not None and not (here.found and not here.differences):
+            return self._judge_claim(citation, query, document, place, documents)
+        here = self._widened(here, query, document, place, quoted=quoted)
+        elsewhere = None
+        if not here.found and not here.fragments_found:
+            elsewhere = self._elsewhere(
+                query, document, place.location is not None, documents, quoted=quoted
+            )
+            if elsewhere is not None and _inside(elsewhere.evidence[0], document, place.span):
+                here, elsewhere = elsewhere, None  # the passage does overlap the cited place
+        return self._matched(citation, noun, here, elsewhere, document, place)
+
+    def _missing_source(self, citation: Citation, documents: Mapping[str, Document]) -> Result:
+        """A cited source that is not among the documents: a phantom, unless an index holds
+        it (then its text was not given, and nothing could be checked)."""
+        if self.index is not None and self.index.exists(citation.source_id):
+            reason = (
+                f"the cited source {citation.source_id!r} exists in the index, but its text "
+                "was not given, so the excerpt could not be checked"
+            )
+            return verdict.result(citation, Status.UNCHECKED, reason)
+        known = ", ".join(repr(k) for k in list(documents)[:10]) or "none"
+        reason = f"the cited source {citation.source_id!r} does not exist (sources: {known})"
+        return verdict.result(citation, Status.NOT_FOUND, reason)
+
+    def _place(self, citation: Citation, document: Document) -> _Place | Result:
+        """The span the citation's location covers in ``document`` and the words for it; a
+        result instead when the place cannot be checked or does not exist."""
         location = citation.location
         approximation = ""
         try:
@@ -325,147 +366,114 @@ class Verifier:
                 return self._unplaceable(citation, document, approximated)
             span, approximation = approximated
         except LocationError as exc:
-            return Result(
-                citation, Status.NOT_FOUND, 0.0, (), f"the cited location does not exist: {exc}"
-            )
+            reason = f"the cited location does not exist: {exc}"
+            return verdict.result(citation, Status.NOT_FOUND, reason)
         cited = f"{location.describe()} of {document.id!r}" if location else repr(document.id)
         cited += approximation
-        place = f"{location.preposition()} {cited}" if location else f"in {cited}"
-        query = citation.checked_text
-        kind = "excerpt" if citation.excerpt else "claim"
-        if not query or not any(ch.isalnum() for ch in normalize(query)):
-            return Result(
-                citation,
-                Status.UNCHECKED,
-                0.5,
-                (),
-                f"nothing to check: no excerpt or claim; {cited} exists",
-            )
-        if kind == "claim" and len(_WORDS.findall(query)) < self.min_claim_words:
-            return Result(
-                citation,
-                Status.UNCHECKED,
-                0.5,
-                (),
-                f"the claim {query!r} is too short to check "
-                f"(fewer than {self.min_claim_words} words); {cited} exists",
-            )
-        quoted = kind == "excerpt"
-        here = self._match(query, document, span, quoted=quoted)
-        if not quoted and self.support is not None and not (here.found and not here.differences):
-            return self._judge_claim(citation, query, document, location, span, place, documents)
-        if here.found and here.evidence[0].method != "exact" and location is not None:
-            # A passage running past the cited lines may match better than its cited part.
-            reach = len(query)
-            around = Span(max(0, span.start - reach), min(len(document.text), span.end + reach))
-            wider = self._match(query, document, around, quoted=quoted, matchers=self.matchers[:1])
-            if wider.found and _inside(wider.evidence[0], document, span):
-                here = wider
-        elsewhere = None
-        if not here.found and not here.fragments_found:
-            elsewhere = self._elsewhere(
-                query, document, location is not None, documents, quoted=quoted
-            )
-            if elsewhere is not None and _inside(elsewhere.evidence[0], document, span):
-                here, elsewhere = elsewhere, None  # the passage does overlap the cited place
-        if here.found and not here.differences:
-            best = here.evidence[0]
-            how = "verbatim" if best.method == "exact" else f"at {best.score:.0%} similarity"
-            return Result(
-                citation,
-                Status.VERIFIED,
-                min(1.0, 0.5 + 0.5 * best.score),
-                here.evidence,
-                f"the {kind} stands {how} {place}",
-            )
+        words = f"{location.preposition()} {cited}" if location else f"in {cited}"
+        return _Place(location, span, cited, words)
+
+    def _widened(
+        self, here: _Match, query: str, document: Document, place: _Place, *, quoted: bool
+    ) -> _Match:
+        """A fuzzy match at a cited place, or a better one that runs past its edges but
+        overlaps it (a passage running past the cited lines may match better than its cited
+        part)."""
+        if not here.found or here.evidence[0].method == "exact" or place.location is None:
+            return here
+        reach = len(query)
+        span = place.span
+        around = Span(max(0, span.start - reach), min(len(document.text), span.end + reach))
+        wider = self._match(query, document, around, quoted=quoted, matchers=self.matchers[:1])
+        return wider if wider.found and _inside(wider.evidence[0], document, span) else here
+
+    def _matched(
+        self,
+        citation: Citation,
+        noun: str,
+        here: _Match,
+        elsewhere: _Match | None,
+        document: Document,
+        place: _Place,
+    ) -> Result:
+        """The verdict on what the matchers found at the place, or elsewhere."""
         if here.found:
-            return Result(
-                citation,
-                Status.PARTIAL,
-                0.3 + 0.2 * here.evidence[0].score,
-                here.evidence,
-                f"the {kind} matches the source {place} only with a change of meaning: "
-                + "; ".join(here.differences),
+            status = verdict.match_status(here.differences)
+            best = here.evidence[0]
+            reason = (
+                verdict.stands(noun, place.words, best.score, verbatim=best.method == "exact")
+                if status is Status.VERIFIED
+                else verdict.changed(noun, place.words, here.differences)
             )
+            return verdict.result(citation, status, reason, here.evidence)
         if here.fragments_found:
-            return Result(
-                citation,
-                Status.PARTIAL,
-                0.3 * here.fragments_found / here.fragments,
-                (),
-                f"only {here.fragments_found} of {here.fragments} fragments of the elided "
-                f"{kind} stand in order {place}",
+            reason = verdict.fragments_partial(
+                noun, here.fragments_found, here.fragments, place.words
             )
-        searched = " or anywhere in the sources" if self.search_elsewhere else ""
+            share = here.fragments_found / here.fragments
+            return verdict.result(citation, Status.PARTIAL, reason, score=share)
         if elsewhere is not None:
             best = elsewhere.evidence[0]
             same = best.source_id == document.id
-            where = _where_found(best)
+            location = place.location
             reason = (
-                f"found {where}"
+                f"found {verdict.where_found(best)}"
                 + ("" if same else f" of {best.source_id!r}")
                 + f", cited {location.describe() if location and same else repr(document.id)}"
             )
             if elsewhere.differences:
                 reason += ", and only with a change of meaning: " + "; ".join(elsewhere.differences)
-            return Result(
-                citation, Status.WRONG_LOCATION, 0.3 * best.score, elsewhere.evidence, reason
-            )
+            return verdict.result(citation, Status.WRONG_LOCATION, reason, elsewhere.evidence)
+        searched = " or anywhere in the sources" if self.search_elsewhere else ""
         checked = ", ".join(m.name for m in self.matchers)
-        return Result(
-            citation,
-            Status.UNSUPPORTED,
-            0.1,
-            (),
-            f"the {kind} does not stand {place}{searched} (checked: {checked})",
-        )
+        reason = f"the {noun} does not stand {place.words}{searched} (checked: {checked})"
+        return verdict.result(citation, Status.UNSUPPORTED, reason)
 
     def _judge_claim(
         self,
         citation: Citation,
         claim: str,
         document: Document,
-        location: Location | None,
-        span: Span,
-        place: str,
+        place: _Place,
         documents: Mapping[str, Document],
     ) -> Result:
         """The semantic verdict on a claim whose words are not at the cited ``place``."""
         assert self.support is not None
-        here = self.support.assess(claim, document, span)
+        words = place.words
+        here = self.support.assess(claim, document, place.span)
         if here is None:
-            return Result(
-                citation, Status.UNSUPPORTED, 0.1, (), f"{place} there is no text to support it"
-            )
+            reason = f"{words} there is no text to support it"
+            return verdict.result(citation, Status.UNSUPPORTED, reason)
         best = here.evidence[0]
-        score = min(1.0, max(0.0, here.score))
-        sentence = f"the sentence {_where_found(best)} has {here.detail}"
+        sentence = f"the sentence {verdict.where_found(best)} has {here.detail}"
         if here.grade is Grade.SUPPORTED:
-            reason = f"the claim is supported {place}: {sentence}"
-            return Result(citation, Status.VERIFIED, 0.5 + 0.5 * score, here.evidence, reason)
+            reason = f"the claim is supported {words}: {sentence}"
+            return verdict.result(
+                citation, Status.VERIFIED, reason, here.evidence, score=here.score
+            )
         if here.grade is Grade.PARTIAL:
-            reason = f"the claim is only partly supported {place}: {sentence}"
-            return Result(citation, Status.PARTIAL, 0.3 + 0.2 * score, here.evidence, reason)
+            reason = f"the claim is only partly supported {words}: {sentence}"
+            return verdict.result(citation, Status.PARTIAL, reason, here.evidence, score=here.score)
         if self.search_elsewhere:
-            for other in _candidates(document, location is not None, documents):
+            for other in _candidates(document, place.location is not None, documents):
                 there = self.support.assess(claim, other, None)
                 if there is not None and there.grade is Grade.SUPPORTED:
                     found = there.evidence[0]
                     same = found.source_id == document.id
                     reason = (
-                        f"the claim is supported {_where_found(found)}"
+                        f"the claim is supported {verdict.where_found(found)}"
                         + ("" if same else f" of {found.source_id!r}")
-                        + f" ({there.detail}), not {place}"
+                        + f" ({there.detail}), not {words}"
                     )
-                    return Result(
-                        citation, Status.WRONG_LOCATION, 0.3 * there.score, there.evidence, reason
+                    return verdict.result(
+                        citation, Status.WRONG_LOCATION, reason, there.evidence, score=there.score
                     )
         searched = " or anywhere in the sources" if self.search_elsewhere else ""
         reason = (
-            f"the claim is not supported {place}{searched}; the closest sentence, "
-            f"{_where_found(best)}, has {here.detail}"
+            f"the claim is not supported {words}{searched}; the closest sentence, "
+            f"{verdict.where_found(best)}, has {here.detail}"
         )
-        return Result(citation, Status.UNSUPPORTED, 0.1, here.evidence, reason)
+        return verdict.result(citation, Status.UNSUPPORTED, reason, here.evidence)
 
     def _approximate_pages(
         self, document: Document, location: Location | None, why: str
@@ -495,19 +503,18 @@ class Verifier:
         there only with a change of meaning, PARTIAL; standing nowhere in it, UNSUPPORTED."""
         query = citation.checked_text
         if not query or not any(ch.isalnum() for ch in normalize(query)):
-            return Result(citation, Status.UNCHECKED, 0.5, (), f"{why}; nothing else to check")
+            return verdict.result(citation, Status.UNCHECKED, f"{why}; nothing else to check")
         kind = "excerpt" if citation.excerpt else "claim"
         found = self._match(query, document, None, quoted=kind == "excerpt")
         if found.found:
-            where = _where_found(found.evidence[0])
+            where = verdict.where_found(found.evidence[0])
             reason = f"{why}; the {kind} stands {where} of {document.id!r}"
             if found.differences:
                 reason += " only with a change of meaning: " + "; ".join(found.differences)
-                score = found.evidence[0].score
-                return Result(citation, Status.PARTIAL, 0.3 + 0.2 * score, found.evidence, reason)
-            return Result(citation, Status.UNCHECKED, 0.5, found.evidence, reason)
+                return verdict.result(citation, Status.PARTIAL, reason, found.evidence)
+            return verdict.result(citation, Status.UNCHECKED, reason, found.evidence)
         reason = f"{why}, and the {kind} stands nowhere in {document.id!r}"
-        return Result(citation, Status.UNSUPPORTED, 0.1, (), reason)
+        return verdict.result(citation, Status.UNSUPPORTED, reason)
 
     def _source(self, citation: Citation, documents: Mapping[str, Document]) -> Document | None:
         """The document ``citation`` means (:mod:`citecheck.resolution`); :meth:`verify` has
@@ -686,16 +693,6 @@ def _inside(evidence: Evidence, document: Document, span: Span) -> bool:
     """True when ``evidence`` overlaps the cited ``span`` of ``document``: a passage aligned in
     the whole document may reach past the cited lines but still stands where cited."""
     return evidence.source_id == document.id and evidence.span.overlaps(span)
-
-
-def _where_found(evidence: Evidence) -> str:
-    if evidence.page is not None:
-        return f"on p. {evidence.page}"
-    if evidence.section:
-        return f"in section {evidence.section!r}"
-    if evidence.line is not None:
-        return f"at line {evidence.line}"
-    return f"at characters {evidence.start}-{evidence.end}"
 
 
 def _numeric_map(value: Mapping[str, str] | Sequence[str] | None) -> dict[str, str] | None:

@@ -25,7 +25,7 @@ from citecheck.documents.structure import (
 )
 from citecheck.errors import InputError, LocationError, LocationKindError, SourceError
 from citecheck.locations import Location
-from citecheck.model import Evidence, Span
+from citecheck.model import CONTEXT_CHARS, Evidence, Span
 from citecheck.text import WORD, NormalizedText, WordPairs
 
 __all__ = ["Document"]
@@ -283,8 +283,11 @@ class Document:
         score: float,
         method: str,
         scores: Mapping[str, float] | None = None,
+        *,
+        context: int = CONTEXT_CHARS,
     ) -> Evidence:
-        """Evidence for ``text[start:end]``, annotated with its page, line and section."""
+        """Evidence for ``text[start:end]``, annotated with its page, line and section, and
+        ``context`` characters of the text on either side."""
         return Evidence(
             source_id=self.id,
             start=start,
@@ -296,6 +299,8 @@ class Document:
             line=self.line_at(start),
             section=self.section_at(start),
             scores=scores or {},
+            context_before=self.text[max(0, start - context) : start],
+            context_after=self.text[end : end + context],
         )
 
     # -- locations ------------------------------------------------------------------------

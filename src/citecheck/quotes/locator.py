@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from citecheck import verdict
 from citecheck._identity_cache import IdentityCache
 from citecheck.alignment import Alignment, align, widen_to_words
 from citecheck.documents import Document
@@ -25,10 +26,10 @@ from citecheck.matchers._needle import needle
 from citecheck.matchers.bm25 import BM25Index, tokenize
 from citecheck.matchers.exact import ExactMatcher
 from citecheck.meaning import differences_at
-from citecheck.model import Span, Status
+from citecheck.model import Citation, Result, Span, Status
 from citecheck.protocols import Embedder
 from citecheck.quotes.config import QuoteConfig
-from citecheck.quotes.report import QuoteReport, QuoteRow
+from citecheck.quotes.report import QuoteReport, QuoteRow, quote_metrics
 from citecheck.text import normalize
 from citecheck.windows import Window, auto_window_size, document_offsets, make_windows
 
@@ -76,6 +77,7 @@ class _Outcome:
     piece: _Piece | None = None
     differences: list[str] = field(default_factory=list)
     has_ellipsis: bool = False
+    share: float | None = None  # of an elided quote's fragments found, when only some are
 
 
 class QuoteLocator:
@@ -117,18 +119,26 @@ class QuoteLocator:
             if progress is not None:
                 progress(index + 1, len(quotes))
         cosines = self._cosines([(q, o) for _, q, o in results])
-        rows = tuple(
-            self._row(index, quote, outcome, cosines.get((quote, _span_text(outcome))), corpus)
+        quote_results = tuple(
+            self._result(index, quote, outcome, cosines.get((quote, _span_text(outcome))), corpus)
             for index, quote, outcome in results
         )
+        rows = [QuoteRow.from_result(r) for r in quote_results]
+        run = {
+            "window_size": windows[0] if windows else None,
+            "overlap": windows[1] if windows else None,
+            "n_documents": len(documents),
+            "embedding_model": None if self.embedder is None else _embedder_name(self.embedder),
+        }
         return QuoteReport(
-            rows,
-            self.config,
+            quote_results,
             tuple(warnings),
-            window_size_used=windows[0] if windows else None,
-            overlap_used=windows[1] if windows else None,
-            n_documents=len(documents),
-            embedding_model=None if self.embedder is None else _embedder_name(self.embedder),
+            kind="quotes",
+            metadata={
+                "config": self.config.to_dict(),
+                "run": run,
+                "metrics": quote_metrics(rows, self.config),
+            },
         )
 
     def _corpus(self, documents: Sequence[Document], size: int, overlap: int) -> _Corpus:
@@ -168,27 +178,21 @@ class QuoteLocator:
             longer = (
                 " (the quote is longer than any document)" if len(quote) > corpus.longest else ""
             )
-            return _Outcome(
-                Status.UNSUPPORTED,
-                f"the closest passage, {where}, matches {piece.ratio:.0%} "
-                f"(needed {threshold:.0%}){longer}",
-                piece,
-            )
+            reason = verdict.closest(where, piece.ratio, threshold) + longer
+            return _Outcome(Status.UNSUPPORTED, reason, piece)
         text = piece.document.text
+        verbatim = _verbatim(quote, piece)
         differences = (
             []
-            if _verbatim(quote, piece)
+            if verbatim
             else differences_at(quote, text, piece.start, piece.end, omissions=True, noun="quote")
         )
-        if differences:
-            return _Outcome(
-                Status.PARTIAL,
-                f"found {where} at {piece.ratio:.0%}, with a change of meaning: "
-                + "; ".join(differences),
-                piece,
-                differences,
-            )
-        return _Outcome(Status.VERIFIED, f"found {where} at {piece.ratio:.0%}", piece)
+        status = verdict.match_status(differences)
+        if status is Status.PARTIAL:
+            reason = verdict.changed("quote", where, differences)
+            return _Outcome(status, reason, piece, differences)
+        reason = verdict.stands("quote", where, piece.ratio, verbatim=verbatim)
+        return _Outcome(status, reason, piece)
 
     def _locate_stop_words(self, target: str, corpus: _Corpus) -> _Outcome:
         """Stop words alone rank nothing; accept only a verbatim occurrence."""
@@ -196,7 +200,8 @@ class QuoteLocator:
             hits = ExactMatcher().find(target, document)
             if hits:
                 piece = _Piece(document, hits[0].start, hits[0].end, 1.0, 0.0, 0.0, "exact")
-                return _Outcome(Status.VERIFIED, f"found verbatim {_where(piece)}", piece)
+                reason = verdict.stands("quote", _where(piece), 1.0, verbatim=True)
+                return _Outcome(Status.VERIFIED, reason, piece)
         return _Outcome(
             Status.UNCHECKED,
             "the quote is made of stop words only: too unspecific to locate by similarity, "
@@ -221,13 +226,9 @@ class QuoteLocator:
             return outcome
         joined = _join(best_chain)
         if len(best_chain) < len(targets):
-            return _Outcome(
-                Status.PARTIAL,
-                f"only {len(best_chain)} of {len(targets)} fragments of the elided quote stand "
-                f"in order, starting {_where(joined)}",
-                joined,
-                has_ellipsis=True,
-            )
+            found, total = len(best_chain), len(targets)
+            reason = verdict.fragments_partial("quote", found, total, f"from {_where(joined)}")
+            return _Outcome(Status.PARTIAL, reason, joined, has_ellipsis=True, share=found / total)
         document = joined.document
         places = [
             (p.start, p.end, _verbatim(fragment, p))
@@ -235,20 +236,15 @@ class QuoteLocator:
         ]
         differences = list(fragment_differences(fragments, places, document, quoted=True))
         if differences:
-            return _Outcome(
-                Status.PARTIAL,
-                f"the fragments stand {_where(joined)}, with a change of meaning: "
-                + "; ".join(differences),
-                joined,
-                differences,
-                True,
-            )
-        return _Outcome(
-            Status.VERIFIED,
-            f"all {len(targets)} fragments stand in order {_where(joined)} at {joined.ratio:.0%}",
-            joined,
-            has_ellipsis=True,
+            reason = verdict.changed("elided quote", _where(joined), differences)
+            return _Outcome(Status.PARTIAL, reason, joined, differences, True)
+        reason = verdict.stands(
+            f"elided quote (all {len(targets)} fragments, in order)",
+            _where(joined),
+            joined.ratio,
+            verbatim=all(verbatim for _, _, verbatim in places),
         )
+        return _Outcome(Status.VERIFIED, reason, joined, has_ellipsis=True)
 
     def _chain(self, targets: list[str], firsts: list[_Piece], corpus: _Corpus) -> list[_Piece]:
         """The longest run of fragments found in order after one of the ``firsts``."""
@@ -271,48 +267,43 @@ class QuoteLocator:
 
     # -- rows -------------------------------------------------------------------------------
 
-    def _row(
+    def _result(
         self,
         index: int,
         quote: str,
         outcome: _Outcome,
         cosine: float | None,
         corpus: _Corpus | None,
-    ) -> QuoteRow:
+    ) -> Result:
+        """The result of one quote: the verdict, and the located passage as evidence with its
+        BM25 score and ratio, match ratio and cosine."""
         piece = outcome.piece
-        confidence = round(_confidence(outcome.status, piece.ratio if piece else 0.0), 4)
+        details: dict[str, object] = {"index": index, "has_ellipsis": outcome.has_ellipsis}
         if piece is None or corpus is None:
-            return QuoteRow(
-                index, quote, outcome.status, confidence, outcome.reason,
-                has_ellipsis=outcome.has_ellipsis,
-            )  # fmt: skip
+            citation = Citation("", excerpt=quote, syntax="quote")
+            return verdict.result(citation, outcome.status, outcome.reason, details=details)
         document = piece.document
-        pad = self.config.context_chars
-        offset = corpus.offsets[document.id]
+        scores = {
+            "bm25_score": round(piece.bm25_score, 4),
+            "bm25_ratio": round(piece.bm25_ratio, 4),
+            "match_ratio": round(piece.ratio, 4),
+        }
+        if cosine is not None:
+            scores["cosine_similarity"] = round(cosine, 4)
         evidence = document.evidence(
             piece.start,
             piece.end,
             round(piece.ratio, 4),
             piece.method,
-            {"bm25": piece.bm25_score, "bm25_ratio": piece.bm25_ratio, "match_ratio": piece.ratio},
+            scores,
+            context=self.config.context_chars,
         )
-        return QuoteRow(
-            index=index,
-            quote=quote,
-            status=outcome.status,
-            confidence=confidence,
-            reason=outcome.reason,
-            source_doc=document.id,
-            span_text=evidence.text,
-            context_window=document.text[max(0, piece.start - pad) : piece.end + pad],
-            bm25_score=round(piece.bm25_score, 4),
-            bm25_ratio=round(piece.bm25_ratio, 4),
-            global_start=offset + piece.start,
-            global_end=offset + piece.end,
-            match_ratio=round(piece.ratio, 4),
-            cosine_similarity=None if cosine is None else round(cosine, 4),
-            has_ellipsis=outcome.has_ellipsis,
-            evidence=(evidence,),
+        offset = corpus.offsets[document.id]
+        details.update(global_start=offset + piece.start, global_end=offset + piece.end)
+        citation = Citation(document.id, excerpt=quote, syntax="quote")
+        score = outcome.share if outcome.share is not None else piece.ratio
+        return verdict.result(
+            citation, outcome.status, outcome.reason, (evidence,), score=score, details=details
         )
 
     def _cosines(self, pairs: list[tuple[str, _Outcome]]) -> dict[tuple[str, str], float]:
@@ -361,16 +352,6 @@ def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     return dot / norm if norm else 0.0
-
-
-def _confidence(status: Status, ratio: float) -> float:
-    if status is Status.VERIFIED:
-        return 0.5 + 0.5 * ratio
-    if status is Status.PARTIAL:
-        return 0.3 + 0.2 * ratio
-    if status is Status.UNCHECKED:
-        return 0.5
-    return 0.3 * ratio
 
 
 def _verbatim(quote: str, piece: _Piece) -> bool:

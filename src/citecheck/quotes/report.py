@@ -1,21 +1,28 @@
-"""One row per quote, aggregate statistics, and exports (JSON, CSV, Excel)."""
+"""The quote rows and statistics of the quotes job: projections of the one Report.
+
+:func:`~citecheck.verify_quotes` returns a :class:`~citecheck.Report` (a
+:class:`QuoteReport`, whose extra members are kept for one release): one
+:class:`~citecheck.Result` per quote, its figures in the best evidence's
+:attr:`~citecheck.Evidence.scores` (``bm25_score``, ``bm25_ratio``, ``match_ratio``,
+``cosine_similarity``) and :attr:`~citecheck.Result.details` (``index``, ``has_ellipsis``,
+``global_start``, ``global_end``). A :class:`QuoteRow` is that result flattened into the
+columns the quotes job has always written (:data:`ROW_FIELDS`).
+"""
 
 from __future__ import annotations
 
-import io
-import json
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from citecheck._atomic import write_text_atomic
-from citecheck.model import Evidence, Status
+from citecheck.model import Evidence, Result, Status
 from citecheck.quotes.config import QuoteConfig
+from citecheck.report import Report
 
-__all__ = ["ROW_FIELDS", "QuoteReport", "QuoteRow"]
+__all__ = ["ROW_FIELDS", "QuoteReport", "QuoteRow", "quote_metrics"]
 
 ROW_FIELDS = (
     "index",
@@ -34,12 +41,14 @@ ROW_FIELDS = (
     "cosine_similarity",
     "has_ellipsis",
 )
-"""The columns of the CSV and Excel exports, in order."""
+"""The columns of the quote rows' CSV and Excel exports, in order."""
+
+_TEXT_COLUMNS = ("quote", "span_text", "context_window", "reason")
 
 
 @dataclass(frozen=True, slots=True)
 class QuoteRow:
-    """Where one quote stands, how well it matches, and the verdict.
+    """Where one quote stands, how well it matches, and the verdict: one result, flattened.
 
     ``global_start``/``global_end`` are offsets into the documents' texts joined in order with
     a blank line between them; ``evidence`` carries the per-document offsets, page, line and
@@ -65,12 +74,70 @@ class QuoteRow:
     has_ellipsis: bool = False
     evidence: tuple[Evidence, ...] = ()
 
+    @classmethod
+    def from_result(cls, result: Result) -> QuoteRow:
+        """The row of one result of :func:`~citecheck.verify_quotes`."""
+        details = result.details
+        best = result.evidence[0] if result.evidence else None
+        scores = best.scores if best is not None else {}
+        return cls(
+            index=details["index"],
+            quote=result.citation.excerpt or "",
+            status=result.status,
+            confidence=result.confidence,
+            reason=result.reason,
+            source_doc=None if best is None else best.source_id,
+            span_text=None if best is None else best.text,
+            context_window=None
+            if best is None
+            else best.context_before + best.text + best.context_after,
+            bm25_score=scores.get("bm25_score"),
+            bm25_ratio=scores.get("bm25_ratio"),
+            global_start=details.get("global_start"),
+            global_end=details.get("global_end"),
+            match_ratio=scores.get("match_ratio"),
+            cosine_similarity=scores.get("cosine_similarity"),
+            has_ellipsis=bool(details.get("has_ellipsis", False)),
+            evidence=result.evidence,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The row's fields, JSON-ready, with the evidence as a list of dicts."""
         data = {name: getattr(self, name) for name in ROW_FIELDS}
         data["status"] = self.status.value
         data["evidence"] = [e.to_dict() for e in self.evidence]
         return data
+
+
+def quote_metrics(rows: Sequence[QuoteRow], config: QuoteConfig) -> dict[str, Any]:
+    """Aggregate statistics for a methods section (``None`` where nothing was measured)."""
+
+    def present(name: str) -> list[float]:
+        return [v for v in (getattr(r, name) for r in rows) if v is not None]
+
+    bm25, ratio, cosine, match = (
+        present(n) for n in ("bm25_score", "bm25_ratio", "cosine_similarity", "match_ratio")
+    )
+    spans = [len(r.span_text) for r in rows if r.span_text is not None]
+    counts = Counter(r.status for r in rows)
+    return {
+        "n_quotes": len(rows),
+        "n_with_ellipses": sum(r.has_ellipsis for r in rows),
+        "mean_bm25_score": _mean(bm25),
+        "median_bm25_score": _median(bm25),
+        "mean_bm25_ratio": _mean(ratio),
+        "median_bm25_ratio": _median(ratio),
+        "mean_cosine": _mean(cosine),
+        "median_cosine": _median(cosine),
+        "min_cosine": min(cosine, default=None),
+        "max_cosine": max(cosine, default=None),
+        "mean_match_ratio": _mean(match),
+        "n_low_match_confidence": sum(
+            1 for r in rows if r.match_ratio is None or r.match_ratio < config.low_match_threshold
+        ),
+        "mean_span_length": _mean([float(n) for n in spans]),
+        **{f"n_{status.value}": counts[status] for status in Status},
+    }
 
 
 def _mean(values: list[float]) -> float | None:
@@ -82,57 +149,52 @@ def _median(values: list[float]) -> float | None:
 
 
 @dataclass(frozen=True, slots=True)
-class QuoteReport:
-    """All rows of one run, in input order, with the configuration that produced them and what
-    the run chose itself: ``window_size_used`` and ``overlap_used`` (the window and overlap in
-    characters, ``None`` when nothing was searched), ``n_documents`` searched, and
-    ``embedding_model``, the name of the model behind ``cosine_similarity`` (``None``: none)."""
+class QuoteReport(Report):
+    """The :class:`~citecheck.Report` of :func:`~citecheck.verify_quotes`.
 
-    rows: tuple[QuoteRow, ...]
-    config: QuoteConfig = field(default_factory=QuoteConfig)
-    warnings: tuple[str, ...] = ()
-    window_size_used: int | None = None
-    overlap_used: int | None = None
-    n_documents: int = 0
-    embedding_model: str | None = None
+    It is a ``Report`` like every other door's; the members below are the quote job's
+    projections, kept for one release under their old names: :attr:`rows` (the results as
+    :class:`QuoteRow`), :meth:`stats` (:meth:`~citecheck.Report.metrics`), :attr:`config`
+    and the run's settings (also in :attr:`~citecheck.Report.metadata`). Its CSV and Excel
+    files have the quote columns, :data:`ROW_FIELDS`.
+    """
 
-    def __len__(self) -> int:
-        return len(self.rows)
+    @property
+    def rows(self) -> tuple[QuoteRow, ...]:
+        """One row per quote, in input order."""
+        return tuple(QuoteRow.from_result(r) for r in self.results)
 
-    def __iter__(self) -> Any:
-        return iter(self.rows)
+    @property
+    def config(self) -> QuoteConfig:
+        """The settings the run used."""
+        return QuoteConfig.from_mapping(self.metadata.get("config", {}))
+
+    @property
+    def window_size_used(self) -> int | None:
+        """The window in characters (``None`` when nothing was searched)."""
+        return self._run("window_size")
+
+    @property
+    def overlap_used(self) -> int | None:
+        """The overlap of neighbouring windows in characters."""
+        return self._run("overlap")
+
+    @property
+    def n_documents(self) -> int:
+        """How many documents were searched."""
+        return self._run("n_documents") or 0
+
+    @property
+    def embedding_model(self) -> str | None:
+        """The model behind ``cosine_similarity`` (``None``: none)."""
+        return self._run("embedding_model")
+
+    def _run(self, name: str) -> Any:
+        return self.metadata.get("run", {}).get(name)
 
     def stats(self) -> dict[str, Any]:
-        """Aggregate statistics for a methods section (``None`` where nothing was measured)."""
-
-        def present(name: str) -> list[float]:
-            return [v for v in (getattr(r, name) for r in self.rows) if v is not None]
-
-        bm25, ratio, cosine, match = (
-            present(n) for n in ("bm25_score", "bm25_ratio", "cosine_similarity", "match_ratio")
-        )
-        spans = [len(r.span_text) for r in self.rows if r.span_text is not None]
-        counts = Counter(r.status for r in self.rows)
-        return {
-            "n_quotes": len(self.rows),
-            "n_with_ellipses": sum(r.has_ellipsis for r in self.rows),
-            "mean_bm25_score": _mean(bm25),
-            "median_bm25_score": _median(bm25),
-            "mean_bm25_ratio": _mean(ratio),
-            "median_bm25_ratio": _median(ratio),
-            "mean_cosine": _mean(cosine),
-            "median_cosine": _median(cosine),
-            "min_cosine": min(cosine, default=None),
-            "max_cosine": max(cosine, default=None),
-            "mean_match_ratio": _mean(match),
-            "n_low_match_confidence": sum(
-                1
-                for r in self.rows
-                if r.match_ratio is None or r.match_ratio < self.config.low_match_threshold
-            ),
-            "mean_span_length": _mean([float(n) for n in spans]),
-            **{f"n_{status.value}": counts[status] for status in Status},
-        }
+        """The quote statistics: :meth:`~citecheck.Report.metrics` under its old name."""
+        return self.metrics()
 
     def methods_text(
         self, *, paraphrases: int | None = None, hallucinations: int | None = None
@@ -144,64 +206,65 @@ class QuoteReport:
         return methods_text(self, paraphrases=paraphrases, hallucinations=hallucinations)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "config": self.config.to_dict(),
-            "run": {
-                "window_size": self.window_size_used,
-                "overlap": self.overlap_used,
-                "n_documents": self.n_documents,
-                "embedding_model": self.embedding_model,
-            },
-            "stats": self.stats(),
-            "warnings": list(self.warnings),
-            "rows": [r.to_dict() for r in self.rows],
-        }
+        """The :class:`~citecheck.Report` data, plus the quote files' keys of earlier releases:
+        ``config``, ``run``, ``stats`` and ``rows``."""
+        data = Report.to_dict(self)
+        data.update(
+            config=dict(self.metadata.get("config", {})),
+            run=dict(self.metadata.get("run", {})),
+            stats=self.stats(),
+            rows=[row.to_dict() for row in self.rows],
+        )
+        return data
 
-    def to_json(self, *, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+    def quote_table(self) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
+        """The columns and rows of the quote files (:data:`ROW_FIELDS`)."""
+        rows = [{name: row.to_dict()[name] for name in ROW_FIELDS} for row in self.rows]
+        return ROW_FIELDS, rows
 
-    def to_csv(self, target: str | Path | IO[str]) -> None:
-        """The rows as CSV, one line per quote, columns :data:`ROW_FIELDS`."""
-        rows = ([r.to_dict()[name] for name in ROW_FIELDS] for r in self.rows)
-        _write_csv(target, ROW_FIELDS, rows)
+    def to_csv(self, target: str | Path | IO[str] | None = None) -> str | None:
+        """The quote rows as CSV, one line per quote, columns :data:`ROW_FIELDS`."""
+        from citecheck import exports
+
+        columns, rows = self.quote_table()
+        return exports.to_csv(self, target, columns=columns, rows=rows)
 
     def stats_to_csv(self, target: str | Path | IO[str]) -> None:
         """The statistics in melted form: ``variable,value`` lines."""
-        _write_csv(target, ("variable", "value"), self.stats().items())
+        from citecheck import exports
+
+        rows = [{"variable": k, "value": v} for k, v in self.stats().items()]
+        exports.to_csv(self, target, columns=("variable", "value"), rows=rows)
 
     def to_excel(self, path: str | Path) -> None:
         """A workbook for review (the ``excel`` extra): rows sorted by confidence, lowest first,
         text columns 80 wide and wrapped, number columns 15 wide; statistics on a second sheet."""
-        from citecheck.quotes.excel import write_workbook
+        from citecheck import exports
 
-        write_workbook(self, Path(path))
+        columns, rows = self.quote_table()
+        exports.to_excel(
+            self,
+            path,
+            columns=columns,
+            rows=rows,
+            sheet="quotes",
+            summary_sheet="stats",
+            text_columns=_TEXT_COLUMNS,
+        )
 
-    def save(self, path: str | Path) -> None:
-        """Write the rows in the format the file name asks for: .json, .csv or .xlsx, all at
-        once (a temporary file renamed into place), so a run that dies leaves no half file."""
+    def save(self, path: str | Path, format: str | None = None) -> Path:
+        """Write the report in the format the file name (or ``format``) asks for, all at once
+        (a temporary file renamed into place). CSV and Excel files hold the quote rows."""
+        from citecheck import exports
+
         path = Path(path)
-        writers: dict[str, Callable[[Path], object]] = {
-            ".json": lambda p: write_text_atomic(p, self.to_json()),
-            ".csv": self.to_csv,
-            ".xlsx": self.to_excel,
-        }
-        if path.suffix.lower() not in writers:
-            from citecheck.errors import ConfigError
-
-            raise ConfigError(f"cannot write {path}: use .json, .csv or .xlsx")
-        writers[path.suffix.lower()](path)
-
-
-def _write_csv(
-    target: str | Path | IO[str], header: Iterable[str], rows: Iterable[Iterable[Any]]
-) -> None:
-    import csv
-
-    if isinstance(target, str | Path):
-        buffer = io.StringIO(newline="")
-        _write_csv(buffer, header, rows)
-        write_text_atomic(target, buffer.getvalue())
-        return
-    writer = csv.writer(target)
-    writer.writerow(header)
-    writer.writerows(rows)
+        chosen = exports.format_for(path, format)
+        if chosen == "csv":
+            exports.check_target(path)
+            self.to_csv(path)
+            return path
+        if chosen == "xlsx":
+            exports.check_target(path)
+            self.to_excel(path)
+            return path
+        return exports.save(self, path, chosen)

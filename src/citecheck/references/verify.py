@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from citecheck import registry
+from citecheck import registry, verdict
 from citecheck.documents import Document
 from citecheck.errors import ConfigError, InputError
 from citecheck.meaning import differences_at, noun_for
@@ -241,10 +241,10 @@ class ReferenceVerifier:
                     text_span=attachment.text_span,
                 )
                 if mention.problem is not None:
-                    results.append(Result(citation, Status.NOT_FOUND, 0.0, (), mention.problem))
+                    results.append(verdict.result(citation, Status.NOT_FOUND, mention.problem))
                     continue
                 if mention.doubt is not None:
-                    results.append(Result(citation, Status.UNCHECKED, 0.5, (), mention.doubt))
+                    results.append(verdict.result(citation, Status.UNCHECKED, mention.doubt))
                     continue
                 results.append(self._verdict(citation, ref, presences[ref], quote_result))
         warnings = list(item.warnings)
@@ -254,7 +254,10 @@ class ReferenceVerifier:
             tuple(results),
             tuple(warnings),
             require_citations=require_citations,
-            scheme=self.scheme.name,
+            kind="references",
+            text=item.text,
+            metadata={"scheme": self.scheme.name},
+            count_once=True,
         )
 
     def _verdict(
@@ -265,9 +268,9 @@ class ReferenceVerifier:
         quote_result: Result | None,
     ) -> Result:
         if presence.exists is None:
-            return Result(citation, Status.UNCHECKED, 0.5, (), presence.reason)
+            return verdict.result(citation, Status.UNCHECKED, presence.reason)
         if not presence.exists:
-            return Result(citation, Status.NOT_FOUND, 0.0, (), presence.reason)
+            return verdict.result(citation, Status.NOT_FOUND, presence.reason)
         if citation.excerpt is None:
             text = presence.text or self.texts.get(ref.canonical)
             evidence = (
@@ -275,7 +278,7 @@ class ReferenceVerifier:
                 if text
                 else ()
             )
-            return Result(citation, Status.VERIFIED, 1.0, evidence, presence.reason)
+            return verdict.result(citation, Status.VERIFIED, presence.reason, evidence)
         assert quote_result is not None  # the quote of a mention with a reference that exists
         reason = quote_result.reason
         if quote_result.status is not Status.UNCHECKED:
@@ -311,7 +314,7 @@ class ReferenceVerifier:
             f"{result.reason}; {unread[0].canonical} could not be checked "
             f"({presences[unread[0]].reason}), so the quote may stand there"
         )
-        return Result(result.citation, Status.UNCHECKED, 0.5, result.evidence, reason)
+        return verdict.result(result.citation, Status.UNCHECKED, reason, result.evidence)
 
     def _quote_in(
         self,
@@ -330,7 +333,7 @@ class ReferenceVerifier:
                 f"{', '.join(missing)} exists, but no text of it was given, so the quote "
                 "could not be checked (give texts= or an index with text metadata)"
             )
-            return Result(citation, Status.UNCHECKED, 0.5, (), reason)
+            return verdict.result(citation, Status.UNCHECKED, reason)
         key = (name, quote)
         if key not in cache:
             document = Document(name, "\n".join(t for t in texts if t is not None))
@@ -381,7 +384,7 @@ class ReferenceVerifier:
                 f"could not be searched ({len(unread)} unchecked: {found[unread[0]].reason}), "
                 "so it may stand in one of them"
             )
-            return Result(result.citation, Status.UNCHECKED, 0.5, result.evidence, reason)
+            return verdict.result(result.citation, Status.UNCHECKED, reason, result.evidence)
         if not evidence:
             return None
         best = evidence[0]
@@ -401,7 +404,9 @@ class ReferenceVerifier:
         if changes:
             reason += ", and only with a change of meaning: " + "; ".join(changes)
         shown = tuple(evidence[:5])
-        return Result(result.citation, Status.WRONG_LOCATION, 0.3 * best.score, shown, reason)
+        return verdict.result(
+            result.citation, Status.WRONG_LOCATION, reason, shown, score=best.score
+        )
 
 
 def _bracketed(text: str, span: Span) -> Span:
