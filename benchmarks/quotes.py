@@ -49,7 +49,7 @@ import citecheck
 from citecheck import Document, Status
 from citecheck.documents import as_documents
 from citecheck.quotes import QuoteLocator, QuoteReport
-from citecheck.text import sentence_spans
+from citecheck.text import WORD, sentence_spans
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT / ".." / "shared" / "data" / "quotes"
@@ -587,7 +587,6 @@ def _predictions(report: QuoteReport) -> list[Prediction]:
 
 
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[\s*…\s*\]|\.\s?\.\s?\.|…)\s*")
-_TOKEN = re.compile(r"\w+")
 
 
 def _fragments(quote: str) -> list[str]:
@@ -617,7 +616,7 @@ class SeedRecipe:
                 if position + size >= len(text):
                     break
                 position += step
-        tokens = [_TOKEN.findall(docs[d][a:b].lower()) or [""] for d, a, b in self.windows]
+        tokens = [WORD.findall(docs[d][a:b].lower()) or [""] for d, a, b in self.windows]
         self.bm25 = BM25Okapi(tokens, k1=1.5, b=0.4)
 
     def predict(self, quote: str) -> Prediction:
@@ -631,7 +630,7 @@ class SeedRecipe:
         return Prediction(doc, start, end if in_order else found[0][2], verified)
 
     def _locate(self, quote: str) -> tuple[str, int, int, float]:
-        scores = self.bm25.get_scores(_TOKEN.findall(quote.lower()))
+        scores = self.bm25.get_scores(WORD.findall(quote.lower()))
         doc, w_start, w_end = self.windows[int(scores.argmax())]
         text = self.docs[doc]
         r_start, r_end = max(0, w_start - 30), min(len(text), w_end + 30)

@@ -121,9 +121,7 @@ def test_every_door_returns_the_one_report(name: str) -> None:
     reports = [
         citecheck.verify(f'"{quote}" [[a]]', SOURCES),
         citecheck.verify_quotes([quote], SOURCES),
-        citecheck.verify_references(
-            f'"{quote}" [Bala 1.5]', against={"Bala": [10]}, texts=VERSES
-        ),
+        citecheck.verify_references(f'"{quote}" [Bala 1.5]', against={"Bala": [10]}, texts=VERSES),
     ]
     keys = {frozenset(report.summary()) for report in reports}
     assert all(isinstance(report, citecheck.Report) for report in reports)

@@ -34,7 +34,9 @@ NEEDS = {
 COMMANDS = {
     "citecheck verify examples/answer.md examples/corpus/": 1,
     "citecheck verify examples/answer.md examples/corpus/ --json > report.json": 1,
-    "citecheck quotes examples/quotes.txt examples/corpus/ -o review.xlsx --stats stats.csv": 0,
+    "citecheck verify examples/answer.md examples/corpus/ -o report.html": 1,
+    "citecheck verify examples/answer.md examples/corpus/ --format junit > citations.xml": 1,
+    "citecheck quotes examples/quotes.txt examples/corpus/ -o review.xlsx --stats stats.csv": 1,
     "citecheck records examples/records.json -o labelled.json --config examples/records.toml": 0,
     "citecheck refs check examples/ramayana.md --map examples/ramayan_map_bala.json": 1,
     "citecheck refs eval examples/golden.jsonl --scheme valmiki_ramayana "
@@ -126,7 +128,7 @@ def test_command_lines_run_on_shipped_files(
     assert main(words[1:]) == COMMANDS[line]
     if output is not None:
         output.write_text(capsys.readouterr().out, encoding="utf-8")
-        assert output.read_text(encoding="utf-8").startswith("{")
+        assert output.read_text(encoding="utf-8").startswith(("{", "<?xml"))
 
 
 def test_install_hints_name_our_distribution() -> None:

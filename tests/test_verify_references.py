@@ -250,15 +250,22 @@ def test_evaluate_dataset_counts_every_outcome() -> None:
         "ERROR",
         "ERROR",
     ]
-    assert evaluation.summary() == {
-        "total": 8,
-        "passed": 2,
-        "failed": 2,
-        "skipped": 1,
-        "unchecked": 0,
-        "errors": 3,
-        "pass_rate": 0.5,
+    assert evaluation.metrics() == {
+        "items": 8,
+        "passed_items": 2,
+        "failed_items": 2,
+        "skipped_items": 1,
+        "unchecked_items": 0,
+        "error_items": 3,
+        "item_pass_rate": 0.5,
     }
+    # the one Report: every reference of every item, the unreadable items unchecked, the
+    # items that cite nothing against their template unsupported, and the dataset's outcome
+    assert isinstance(evaluation, citecheck.Report)
+    assert evaluation.outcome == "FAIL"
+    assert set(evaluation.summary()) == set(citecheck.verify("", {}).summary())
+    assert evaluation.summary()["counts"]["unchecked"] == 3
+    assert {r.details["item"] for r in evaluation.results} >= {"q1", "q2", "q4"}
     q4 = evaluation.items[3]
     assert q4.to_dict()["phantom_citations"] == ["Bala 1.999"]
     assert q4.reasons == ["Bala 1.999: Bala sarga 1 has 100 shlokas"]
@@ -567,7 +574,7 @@ def test_cli_refs_eval_reports_bad_lines_and_fails(
     golden.write_text(json.dumps(GOLDEN[0]) + "\n{broken\n" + json.dumps(GOLDEN[2]) + "\n")
     code = main(["refs", "eval", str(golden), "--map", str(map_file)])
     captured = capsys.readouterr()
-    assert code == 1
+    assert code == 2  # a line that cannot be read is an input error
     assert "Errors:    1" in captured.out
     assert f"{golden}:2: line 2 is not valid JSON" in captured.err
 
@@ -611,7 +618,7 @@ def test_cli_refs_eval_nested_answers_and_traces(
         "--template-field",
         "expected_template",
     ]
-    assert main(joined) == 1
+    assert main(joined) == 2  # an item without its trace cannot be read: an input error
     captured = capsys.readouterr()
     assert "Passed:    1" in captured.out
     assert "Errors:    1" in captured.out
@@ -693,7 +700,7 @@ def test_an_unexpected_error_in_one_item_is_that_items_error() -> None:
     assert [item.result for item in evaluation.items] == ["PASS", "ERROR", "FAIL"]
     assert evaluation.items[1].id == "q2"
     assert evaluation.items[1].reasons[0].startswith("could not check the answer: AttributeError")
-    assert evaluation.summary()["errors"] == 1
+    assert evaluation.metrics()["error_items"] == 1
 
 
 def test_verify_each_gives_the_error_in_the_place_of_the_text_and_verify_many_raises_it() -> None:

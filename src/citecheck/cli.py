@@ -214,6 +214,7 @@ def _refs_parser(commands: Any) -> None:
     evaluate.add_argument(
         "--log", type=Path, help="per-item log (default: GOLDEN.log.jsonl, beside GOLDEN)"
     )
+    _output_options(evaluate)
     evaluate.add_argument(
         "--policy",
         action="append",
@@ -609,11 +610,11 @@ def _refs(args: argparse.Namespace) -> int:
         if outcome.result == "ERROR":
             where = f"{args.golden}:{outcome.line}" if outcome.line else f"item {outcome.id}"
             print(f"citecheck: error: {where}: {outcome.error}", file=sys.stderr)
-    print(evaluation.to_text())
-    print(f"per-item log: {log}")
-    summary = evaluation.summary()
-    clean = summary["failed"] == 0 and summary["errors"] == 0 and not evaluation.warnings
-    return 0 if clean else 1
+    _emit(evaluation, args)
+    on_stdout = args.output is None and (args.format is not None or args.json)
+    print(f"per-item log: {log}", file=sys.stderr if on_stdout else sys.stdout)
+    unreadable = evaluation.warnings or evaluation.metrics()["error_items"]
+    return EXIT_ERROR if unreadable else _exit_status(evaluation)
 
 
 def _coverage(extractor: ReferenceExtractor, text: str) -> None:

@@ -24,10 +24,12 @@ __all__ = [
     "Evidence",
     "Location",
     "Marker",
+    "Presence",
     "Reference",
     "Result",
     "Span",
     "Status",
+    "StructuredReference",
 ]
 
 
@@ -279,3 +281,30 @@ class Marker:
     references: tuple[Reference, ...] = ()
     error: str | None = None
     in_text: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredReference:
+    """One cited place, normalised: ``Bala 1.999`` is book ``Bala``, numbers ``(1, 999)``.
+
+    ``numbers`` are the levels below the book, outermost first; a reference may stop above the
+    last level (``John 3`` cites a chapter). ``known`` is False when the book name is not one of
+    the scheme's: ``book`` is then the name as written, and the reference cannot exist.
+    ``canonical`` is the normalised string used in reports and for de-duplication.
+    """
+
+    scheme: str
+    book: str
+    numbers: tuple[int, ...]
+    known: bool
+    canonical: str
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """Whether one reference exists: ``True``, ``False``, or ``None`` when it could not be
+    checked; ``reason`` says why, ``text`` is what stands there when the catalog knows."""
+
+    exists: bool | None
+    reason: str
+    text: str | None = None

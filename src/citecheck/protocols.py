@@ -15,9 +15,7 @@ if TYPE_CHECKING:
     from citecheck.documents import Document
     from citecheck.indexes.filters import Filter
     from citecheck.indexes.records import Hit, Record
-    from citecheck.model import Evidence, Marker, Span
-    from citecheck.references.catalogs import Presence
-    from citecheck.references.scheme import StructuredReference
+    from citecheck.model import Evidence, Marker, Presence, Span, StructuredReference
 
 __all__ = [
     "CitationSyntax",
@@ -157,7 +155,7 @@ class ReferenceCatalog(Protocol):
     """Says which structured references exist (``Bala 1.5``, ``John 3:16``), many at a time.
 
     ``lookup`` answers for every reference given, in one batch where the backend allows:
-    :class:`~citecheck.references.Presence` ``exists`` True, False (with a reason such as
+    :class:`~citecheck.model.Presence` ``exists`` True, False (with a reason such as
     "Bala sarga 1 has 100 shlokas") or ``None`` when it could not check, and the text standing
     there when it has it. Built in: a structure map, any :class:`Index`, ``pythonbible``.
     """

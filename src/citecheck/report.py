@@ -86,12 +86,10 @@ class Report:
 
     @property
     def phantom_citations(self) -> list[str]:
-        """The cited sources or references that do not exist, each once, in order."""
-        return list(
-            dict.fromkeys(
-                r.citation.source_id for r in self.results if r.status is Status.NOT_FOUND
-            )
-        )
+        """The citations whose source, reference or location does not exist, each once, in
+        order: the source id, with the location as written when one was cited
+        (``minutes:L9``)."""
+        return list(dict.fromkeys(_cited(r) for r in self.results if r.status is Status.NOT_FOUND))
 
     # -- the results ------------------------------------------------------------------------
 
@@ -202,12 +200,12 @@ class Report:
 
         return exports.to_pandas(self)
 
-    def save(self, path: str | Path, format: str | None = None) -> Path:
+    def save(self, path: str | Path, format: str | None = None) -> None:
         """Write the report whole (a temporary file renamed into place), in ``format`` or the
-        one the file's suffix names; returns the path written."""
+        one the file's suffix names."""
         from citecheck import exports
 
-        return exports.save(self, path, format)
+        exports.save(self, path, format)
 
     def _repr_html_(self) -> str:
         from citecheck import exports
@@ -241,6 +239,11 @@ class Report:
 
 
 _VERDICT_WORDS = {"PASS": "PASSED", "FAIL": "FAILED", "UNCHECKED": "UNCHECKED"}
+
+
+def _cited(result: Result) -> str:
+    citation = result.citation
+    return f"{citation.source_id}:{citation.locator}" if citation.locator else citation.source_id
 
 
 def _key(result: Result) -> tuple[str, str | None]:

@@ -42,14 +42,13 @@ if TYPE_CHECKING:
     from citecheck.corpus import Corpus
 from citecheck.guard import claim_conflicts, denied_before, denies
 from citecheck.syntax.extract import extract_text
-from citecheck.text import normalize
+from citecheck.text import WORD, normalize
 
 __all__ = ["Verifier"]
 
 _MAX_EVIDENCE = 5
 _KEPT_INDEXES = 4  # word indexes of document sets, kept between calls
 _THRESHOLDED = frozenset({"fuzzy", "bm25", "overlap"})  # built-in matchers that take ``threshold``
-_WORDS = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,7 +319,7 @@ class Verifier:
         if not any(ch.isalnum() for ch in normalize(query)):
             reason = f"nothing to check: no excerpt or claim; {place.cited} exists"
             return verdict.result(citation, Status.UNCHECKED, reason)
-        if noun == "claim" and len(_WORDS.findall(query)) < self.min_claim_words:
+        if noun == "claim" and len(WORD.findall(query)) < self.min_claim_words:
             reason = (
                 f"the claim {query!r} is too short to check "
                 f"(fewer than {self.min_claim_words} words); {place.cited} exists"

@@ -1,4 +1,4 @@
-"""Overlapping character windows over a corpus, the unit BM25 ranks.
+"""Overlapping character windows over documents, the unit BM25 ranks.
 
 A window never spans two documents. Each knows its range in its document and in the *global*
 text: the documents' texts joined in order with a blank line (``"\\n\\n"``) between them, so
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
+from citecheck.model import Span
 
 __all__ = [
     "DOCUMENT_SEPARATOR",
@@ -19,7 +20,6 @@ __all__ = [
     "auto_window_size",
     "document_offsets",
     "make_windows",
-    "window_ranges",
 ]
 
 DOCUMENT_SEPARATOR = "\n\n"
@@ -56,29 +56,34 @@ def document_offsets(documents: Sequence[Document]) -> list[int]:
     return offsets
 
 
-def make_windows(documents: Sequence[Document], size: int, overlap: int) -> list[Window]:
+def make_windows(
+    documents: Sequence[Document], size: int, overlap: int, within: Span | None = None
+) -> list[Window]:
     """Windows of ``size`` characters stepping by ``size - overlap`` over every document; the
-    last window of a document ends at its end, so every character is in some window."""
-    windows: list[Window] = []
-    for document, offset in zip(documents, document_offsets(documents), strict=True):
-        for start, end in window_ranges(0, len(document.text), size, overlap):
-            windows.append(Window(document, start, end, offset + start))
-    return windows
+    last window of a document ends at its end, so every character is in some window.
 
-
-def window_ranges(start: int, end: int, size: int, overlap: int) -> list[tuple[int, int]]:
-    """``(start, end)`` of the windows covering ``[start, end)``."""
+    ``within`` limits the windows to that range of the documents: a matcher asked to search
+    part of one document windows only that part (its offsets stay the document's own)."""
     if size < 1:
         raise ConfigError(f"window size must be positive, got {size}")
     if not 0 <= overlap < size:
         raise ConfigError(f"overlap must be in [0, window size), got {overlap} for size {size}")
+    windows: list[Window] = []
+    for document, offset in zip(documents, document_offsets(documents), strict=True):
+        start, end = (0, len(document.text)) if within is None else (within.start, within.end)
+        for a, b in _ranges(start, end, size, size - overlap):
+            windows.append(Window(document, a, b, offset + a))
+    return windows
+
+
+def _ranges(start: int, end: int, size: int, step: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of the windows covering ``[start, end)``: one every ``step``
+    characters until one reaches ``end`` (it may be shorter than ``size``)."""
     ranges: list[tuple[int, int]] = []
     position = start
     while position < end:
         ranges.append((position, min(end, position + size)))
         if position + size >= end:
             break
-        position += size - overlap
-    if ranges and ranges[-1][1] < end:
-        ranges.append((max(start, end - size), end))
+        position += step
     return ranges

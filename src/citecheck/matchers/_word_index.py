@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from citecheck.documents import Document
-from citecheck.matchers._needle import REMEMBERED_LENGTH
+from citecheck.matchers.needle import REMEMBERED_LENGTH
 from citecheck.text import WORD, pair_hashes
 
 if TYPE_CHECKING:

@@ -1,43 +1,64 @@
-"""BM25 over corpus windows: which windows are most likely to hold a quote.
+"""BM25 over windows, then alignment: how a quote is found in long texts and whole corpora.
 
-Two engines behind one class: ``bm25s`` (default; sparse matrices, fast) and ``rank_bm25``
-(``engine="rank_bm25"``; the classic pure-Python Okapi implementation). Both take the same
-tokens — lowercased words of the normalised text — and the same ``k1`` and ``b``. BM25 only
-ranks windows; :class:`BM25Matcher` aligns the quote inside the best ones to get a passage.
+Aligning a quote against every character of a corpus is far too slow, so the search has two
+steps. BM25 ranks overlapping windows of the documents (:func:`citecheck.windows.make_windows`)
+by the quote's words, which is cheap, and the passage is almost always in one of the top few.
+Alignment then finds the passage itself around those windows: each grown by the quote's length
+(so a quote straddling two windows, or longer than one, is aligned whole) and grown again by a
+step while the match runs into an edge. :class:`WindowSearch` is that search, the one engine
+behind both :class:`BM25Matcher` (one document, or a region of it) and
+:class:`citecheck.quotes.QuoteLocator` (a corpus), so they find the same passage for a quote.
+
+Two BM25 engines behind :class:`BM25Index`: ``bm25s`` (default; sparse matrices, fast) and
+``rank_bm25`` (``engine="rank_bm25"``; the classic pure-Python Okapi implementation). Both take
+the same tokens, lowercased words of the normalised text, and the same ``k1`` and ``b``.
 """
 
 from __future__ import annotations
 
-import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from citecheck.alignment import align, widen_to_words
+from citecheck.alignment import Alignment, align, widen_to_words
 from citecheck.documents import Document
 from citecheck.errors import ConfigError, MissingDependencyError
-from citecheck.matchers._needle import needle, normalized_region
+from citecheck.matchers.exact import ExactMatcher
+from citecheck.matchers.needle import needle
 from citecheck.model import Evidence, Span
-from citecheck.text import normalize
-from citecheck.windows import Window, auto_window_size, window_ranges
+from citecheck.text import WORD, normalize
+from citecheck.windows import Window, auto_window_size, document_offsets, make_windows
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-__all__ = ["ENGINES", "BM25Index", "BM25Matcher", "tokenize"]
+__all__ = [
+    "ENGINES",
+    "TRIM_METHODS",
+    "BM25Index",
+    "BM25Matcher",
+    "Passage",
+    "Ranking",
+    "SearchOptions",
+    "WindowSearch",
+    "tokenize",
+]
 
 ENGINES = ("bm25s", "rank_bm25")
+TRIM_METHODS = ("fuzzy", "sliding_bm25", "hybrid")
 _KEPT_INDEXES = 16
 _DENSE_SHARE = 8  # a word in more than 1/8 of the windows keeps its scores as a dense row
 _DENSE_BYTES = 64 * 2**20  # at most this much of them per index
-_WORD = re.compile(r"\w+")
+_EPSILON = 0.01  # keeps top1 / (top2 + ε) finite when no other window shares a word
+_EDGE = 3  # a match within this many characters of its region's edge may be cut off
+_RUNNERS_UP = 8  # more windows ranked than asked for: the best one apart from the top is in them
 
 
 def tokenize(text: str) -> list[str]:
     """Lowercased words of the normalised text."""
-    return _WORD.findall(normalize(text))
+    return WORD.findall(normalize(text))
 
 
 class BM25Index:
@@ -121,11 +142,281 @@ def _build(engine: str, corpus: list[list[str]], k1: float, b: float) -> Any:
     return BM25Okapi(corpus, k1=k1, b=b)
 
 
+# -- the search --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """How :class:`WindowSearch` turns ranked windows into passages.
+
+    ``candidates`` distinct regions are aligned per query, among the ``4 × candidates`` best
+    windows (a window inside a region already aligned is skipped), and the search stops early
+    at a passage at least ``enough`` similar. Each window grows by the query's length plus
+    ``padding`` on both sides, then by a step at most ``neighbours`` times while the match
+    touches an edge. ``trim`` ``False`` takes whole windows as passages, scored by
+    ``fuzz.ratio``; ``method`` picks the alignment: ``fuzzy`` (:func:`citecheck.alignment.align`),
+    ``sliding_bm25`` (the run of words sharing most words with the query) or ``hybrid``
+    (fuzzy, and the word run too when fuzzy scores below ``min_fuzzy_ratio``).
+    """
+
+    candidates: int = 3
+    enough: float = 1.0
+    padding: int = 30
+    neighbours: int = 1
+    trim: bool = True
+    method: str = "fuzzy"
+    min_fuzzy_ratio: float = 0.6
+
+    def __post_init__(self) -> None:
+        if self.candidates < 1:
+            raise ConfigError(f"candidates must be at least 1, got {self.candidates}")
+        if self.method not in TRIM_METHODS:
+            raise ConfigError(
+                f"unknown trim method {self.method!r}; expected one of {TRIM_METHODS}"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """``document.text[start:end]``, where a query was found: its ``similarity`` to the query,
+    the BM25 score of the window it was found around, and that search's ``bm25_ratio`` (how
+    far the top window stood out). ``method`` is the name the search gives its passages."""
+
+    document: Document
+    start: int
+    end: int
+    similarity: float
+    bm25_score: float
+    bm25_ratio: float
+    method: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The best windows for one query, best first, with their BM25 scores (all positive: a
+    window sharing no word with the query is not ranked).
+
+    ``ratio`` is the top score over the best score of a window that does not overlap the top
+    one (plus a small ε): overlapping windows share the query's words, so only a window
+    elsewhere says whether the top one stands out. ``0.0`` when nothing is ranked."""
+
+    windows: tuple[Window, ...]
+    scores: tuple[float, ...]
+    ratio: float
+
+
+class WindowSearch:
+    """Windows of ``documents``, their BM25 index, and the search for a query in them.
+
+    Build one per set of documents and window size (building is the costly part) and search it
+    for many queries. ``within`` limits the windows, and every passage, to that range of the
+    documents (a matcher searching part of one document); ``method`` names the passages found.
+    Queries are expected prepared by :func:`citecheck.matchers.needle.needle`.
+    """
+
+    def __init__(
+        self,
+        documents: Sequence[Document],
+        size: int,
+        overlap: int,
+        *,
+        within: Span | None = None,
+        engine: str = "bm25s",
+        k1: float = 1.5,
+        b: float = 0.4,
+        options: SearchOptions | None = None,
+        method: str = "bm25",
+    ) -> None:
+        self.documents = list(documents)
+        self.windows = make_windows(self.documents, size, overlap, within)
+        self.index = BM25Index(self.windows, engine=engine, k1=k1, b=b)
+        self.step = size - overlap
+        self.options = options or SearchOptions()
+        self.method = method
+        ids = (d.id for d in self.documents)
+        self.offsets = dict(zip(ids, document_offsets(self.documents), strict=True))
+        """Where each document (by id) starts in the global text of the windows."""
+        self._within = within
+
+    def rank(self, tokens: Sequence[str], count: int) -> Ranking:
+        """The ``count`` best windows for ``tokens`` (fewer when fewer share a word with them);
+        among equal scores, the later window first."""
+        scores = self.index.scores(tokens)
+        ranked = _best_first(scores, count + _RUNNERS_UP)
+        if not len(ranked) or scores[ranked[0]] <= 0:
+            return Ranking((), (), 0.0)
+        top = self.windows[int(ranked[0])]
+        runner_up = self._best_apart(scores, ranked, top)
+        if runner_up is None and len(ranked) < len(scores):  # every window ranked overlaps it
+            runner_up = self._best_apart(scores, _best_first(scores, len(scores)), top)
+        ratio = float(scores[ranked[0]]) / ((runner_up or 0.0) + _EPSILON)
+        best = [int(i) for i in ranked[:count] if scores[i] > 0]
+        return Ranking(
+            tuple(self.windows[i] for i in best), tuple(float(scores[i]) for i in best), ratio
+        )
+
+    def search(
+        self, target: str, tokens: Sequence[str], ranking: Sequence[str] = ()
+    ) -> list[Passage]:
+        """The passages aligned around the best windows for ``target``, most similar first
+        (then by BM25 score). ``tokens`` are the target's words; ``ranking`` tokens, when
+        given, rank the windows instead (an elided quote's first fragment is looked for where
+        the words of all its fragments are)."""
+        options = self.options
+        ranked = self.rank(ranking or tokens, options.candidates * 4)
+        passages: list[Passage] = []
+        covered: list[tuple[Document, Span]] = []
+        for window, score in zip(ranked.windows, ranked.scores, strict=True):
+            if len(passages) >= options.candidates:
+                break
+            if any(d is window.document and _overlaps(window, span) for d, span in covered):
+                continue  # this passage was aligned already, in a region grown around it
+            passage, region = self._align_around(target, window, score, ranked.ratio)
+            covered.append((window.document, region))
+            passages.append(passage)
+            if passage.similarity >= options.enough:
+                break  # found; the rest would only cost time
+        return sorted(passages, key=lambda p: (-p.similarity, -p.bm25_score))
+
+    def align(self, target: str, document: Document, region: Span) -> Alignment | None:
+        """The passage most like ``target`` in ``region`` of ``document`` (widened to whole
+        words), aligned with the configured method; its offsets are the document's."""
+        normalized = document.normalized
+        n_start, n_end = widen_to_words(
+            normalized.text, *normalized.to_normalized(region.start, region.end)
+        )
+        found = _align_by(self.options, target, normalized.text[n_start:n_end])
+        if found is None:
+            return None
+        start, end = normalized.to_original(n_start + found.start, n_start + found.end)
+        return Alignment(found.score, start, end)
+
+    def _align_around(
+        self, target: str, window: Window, score: float, ratio: float
+    ) -> tuple[Passage, Span]:
+        """The passage for ``target`` around ``window``, and the region that was searched."""
+        document = window.document
+        if not self.options.trim:
+            similarity = _ratio(target, document.text[window.start : window.end])
+            passage = self._passage(window, window.start, window.end, similarity, score, ratio)
+            return passage, Span(window.start, window.end)
+        bounds = self._bounds(document)
+        grow = len(target) + self.options.padding
+        region = Span(max(bounds.start, window.start - grow), min(bounds.end, window.end + grow))
+        hits = ExactMatcher().find(target, document, region)
+        if hits:  # the common case, settled without fuzzy alignment
+            return self._passage(window, hits[0].start, hits[0].end, 1.0, score, ratio), region
+        found, region = self._align_growing(target, document, region, bounds)
+        if found is None:
+            return self._passage(window, window.start, window.end, 0.0, score, ratio), region
+        return self._passage(window, found.start, found.end, found.score, score, ratio), region
+
+    def _align_growing(
+        self, target: str, document: Document, region: Span, bounds: Span
+    ) -> tuple[Alignment | None, Span]:
+        """Align in ``region``, and again in it grown by a step on each side the match runs
+        into (up to ``neighbours`` times): a match cut off at an edge may go on beyond it."""
+        found = self.align(target, document, region)
+        for _ in range(self.options.neighbours):
+            if found is None:
+                break
+            left = found.start - region.start < _EDGE and region.start > bounds.start
+            right = region.end - found.end < _EDGE and region.end < bounds.end
+            if not (left or right):
+                break
+            region = Span(
+                max(bounds.start, region.start - (self.step if left else 0)),
+                min(bounds.end, region.end + (self.step if right else 0)),
+            )
+            found = self.align(target, document, region)
+        return found, region
+
+    def _passage(
+        self, window: Window, start: int, end: int, similarity: float, score: float, ratio: float
+    ) -> Passage:
+        return Passage(window.document, start, end, similarity, score, ratio, self.method)
+
+    def _bounds(self, document: Document) -> Span:
+        """How far a region around a window of ``document`` may grow."""
+        return self._within or Span(0, len(document.text))
+
+    def _best_apart(
+        self, scores: NDArray[np.float64], ranked: NDArray[np.intp], top: Window
+    ) -> float | None:
+        """The best score among ``ranked`` of a window that does not overlap ``top`` (``None``
+        when they all do)."""
+        for i in ranked[1:]:
+            window = self.windows[int(i)]
+            if window.document is not top.document or not _overlaps(window, top):
+                return float(scores[i])
+        return None
+
+
+def _overlaps(window: Window, other: Window | Span) -> bool:
+    return window.start < other.end and other.start < window.end
+
+
+def _best_first(scores: NDArray[np.float64], count: int) -> NDArray[np.intp]:
+    """The indices of the ``count`` highest scores, highest first and, among equal scores, the
+    later window first (without sorting them all: a corpus has thousands of windows, a query
+    needs a dozen)."""
+    import numpy as np
+
+    top = np.arange(len(scores))
+    if count < len(scores):
+        top = np.sort(np.argpartition(scores, len(scores) - count)[len(scores) - count :])
+    return top[np.argsort(scores[top], kind="stable")[::-1]]
+
+
+def _align_by(options: SearchOptions, target: str, haystack: str) -> Alignment | None:
+    """``target`` aligned in ``haystack`` with ``options.method``: see :class:`SearchOptions`."""
+    found = align(target, haystack) if options.method != "sliding_bm25" else None
+    if options.method == "sliding_bm25" or (
+        options.method == "hybrid" and (found is None or found.score < options.min_fuzzy_ratio)
+    ):
+        sliding = _sliding_words(target, haystack)
+        if sliding is not None and (found is None or sliding.score > found.score):
+            found = sliding
+    return found
+
+
+def _ratio(target: str, text: str) -> float:
+    from rapidfuzz import fuzz
+
+    return fuzz.ratio(target, normalize(text).strip()) / 100
+
+
+def _sliding_words(target: str, haystack: str) -> Alignment | None:
+    """The run of as many words as the target has that shares the most words with it."""
+    from rapidfuzz import fuzz
+
+    wanted = Counter(WORD.findall(target))
+    words = list(WORD.finditer(haystack))
+    n = sum(wanted.values())
+    if not words or not n:
+        return None
+    n = min(n, len(words))
+    window = Counter(m.group() for m in words[:n])
+    best_shared, best_at = sum((window & wanted).values()), 0
+    for i in range(1, len(words) - n + 1):
+        window[words[i - 1].group()] -= 1
+        window[words[i + n - 1].group()] += 1
+        shared = sum((window & wanted).values())
+        if shared > best_shared:
+            best_shared, best_at = shared, i
+    start, end = words[best_at].start(), words[best_at + n - 1].end()
+    return Alignment(fuzz.ratio(target, haystack[start:end]) / 100, start, end)
+
+
+# -- the matcher -------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class BM25Matcher:
-    """A :class:`~citecheck.protocols.Matcher` that ranks windows of the document with BM25 and
-    aligns the query inside the best ``candidates`` of them (joined with their neighbours, so a
-    passage longer than a window is found whole).
+    """A :class:`~citecheck.protocols.Matcher` that searches a document with
+    :class:`WindowSearch`: BM25 ranks windows sized to the query, and the query is aligned
+    around the best ``candidates`` of them (grown as the quote locator grows them, so a passage
+    longer than a window is found whole).
 
     Useful for long documents and long quotes, where aligning against the whole text is slow.
     Passages below ``threshold`` similarity are not reported.
@@ -137,7 +428,7 @@ class BM25Matcher:
     threshold: float = 0.8
     candidates: int = 3
     window_size: int | None = None
-    _indexes: OrderedDict[tuple[Document, int, int, int], BM25Index] = field(
+    _searches: OrderedDict[tuple[Document, int, int, int], WindowSearch] = field(
         default_factory=OrderedDict, init=False, repr=False, compare=False
     )
     name = "bm25"
@@ -157,50 +448,32 @@ class BM25Matcher:
             return []
         region = within or Span(0, len(document.text))
         size = self.window_size or auto_window_size([target])
-        index = self._index(document, region, size)
-        scores = index.scores(tokens)
-        ranked = [int(i) for i in scores.argsort()[::-1][: self.candidates]]
-        best: Evidence | None = None
-        for i in ranked:
-            if scores[i] <= 0:
-                break
-            found = _align_around(target, document, index.windows[i], region)
-            if found is not None and (best is None or found[0] > best.score):
-                score, start, end = found
-                best = document.evidence(
-                    start,
-                    end,
-                    round(score, 4),
-                    self.name,
-                    {"bm25": float(scores[i]), "fuzzy": score},
-                )
-        return [best] if best is not None and best.score >= self.threshold else []
+        passages = self._search(document, region, size).search(target, tokens)
+        if not passages or passages[0].similarity < self.threshold:
+            return []
+        best = passages[0]
+        scores = {"bm25": best.bm25_score, "fuzzy": best.similarity}
+        return [
+            document.evidence(best.start, best.end, round(best.similarity, 4), self.name, scores)
+        ]
 
-    def _index(self, document: Document, region: Span, size: int) -> BM25Index:
-        """The index of a document region, kept for the last few regions asked about."""
+    def _search(self, document: Document, region: Span, size: int) -> WindowSearch:
+        """The search over a document region, kept for the last few regions asked about."""
         key = (document, region.start, region.end, size)
-        if key in self._indexes:
-            self._indexes.move_to_end(key)
-            return self._indexes[key]
-        ranges = window_ranges(region.start, region.end, size, int(size * 0.3))
-        # One document is its own global text: global offsets are its offsets.
-        windows = [Window(document, a, b, a) for a, b in ranges]
-        self._indexes[key] = BM25Index(windows, engine=self.engine, k1=self.k1, b=self.b)
-        if len(self._indexes) > _KEPT_INDEXES:
-            self._indexes.popitem(last=False)
-        return self._indexes[key]
-
-
-def _align_around(
-    target: str, document: Document, window: Window, bounds: Span
-) -> tuple[float, int, int] | None:
-    """Align ``target`` in the window grown by the target's length on both sides (within
-    ``bounds``), so a quote longer than a window, or straddling two, is found whole."""
-    grow = max(len(target) - (window.end - window.start), 0) + 30
-    region = Span(max(bounds.start, window.start - grow), min(bounds.end, window.end + grow))
-    start, end = widen_to_words(document.normalized.text, *normalized_region(document, region))
-    found = align(target, document.normalized.text[start:end])
-    if found is None:
-        return None
-    orig = document.normalized.to_original(start + found.start, start + found.end)
-    return found.score, orig[0], orig[1]
+        if key in self._searches:
+            self._searches.move_to_end(key)
+            return self._searches[key]
+        self._searches[key] = WindowSearch(
+            [document],
+            size,
+            int(size * 0.3),
+            within=region,
+            engine=self.engine,
+            k1=self.k1,
+            b=self.b,
+            options=SearchOptions(candidates=self.candidates),
+            method=self.name,
+        )
+        if len(self._searches) > _KEPT_INDEXES:
+            self._searches.popitem(last=False)
+        return self._searches[key]

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from citecheck.alignment import is_word_char
 from citecheck.documents import Document
-from citecheck.matchers._needle import needle, normalized_region
 from citecheck.matchers._word_index import WordIndex, could_hold, exact_starts, is_large
+from citecheck.matchers.needle import needle, normalized_region
 from citecheck.model import Evidence, Span
 
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from citecheck.alignment import Alignment, align, widen_to_words
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
-from citecheck.matchers._needle import needle, normalized_region
 from citecheck.matchers._word_index import WordIndex, could_hold, is_large
+from citecheck.matchers.needle import needle, normalized_region
 from citecheck.model import Evidence, Span
 
 _PAIRS_KEPT = 1 / 3  # of a passage's word pairs that survive the slips a match may have

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
-from citecheck.matchers._needle import normalized_region
+from citecheck.matchers.needle import normalized_region
 from citecheck.model import Evidence, Span
 from citecheck.text import normalize, sentence_spans
 

@@ -11,12 +11,11 @@ from typing import Any, Literal
 
 from citecheck._config import check_keys, read_options
 from citecheck.errors import ConfigError
-from citecheck.matchers.bm25 import ENGINES
+from citecheck.matchers.bm25 import ENGINES, TRIM_METHODS
 
 __all__ = ["NODE_TYPE", "QuoteConfig", "TrimMethod"]
 
 TrimMethod = Literal["fuzzy", "sliding_bm25", "hybrid"]
-_TRIM_METHODS = ("fuzzy", "sliding_bm25", "hybrid")
 NODE_TYPE = "VerifyQuotes"
 """The ``type`` a configuration may declare: the name of the pipeline node whose configuration
 files citecheck reads unchanged. Any other ``type`` is for another node, and an error."""
@@ -63,8 +62,8 @@ class QuoteConfig:
             )
         if self.engine not in ENGINES:
             problems.append(f"engine must be one of {ENGINES}, not {self.engine!r}")
-        if self.trim_method not in _TRIM_METHODS:
-            problems.append(f"trim_method must be one of {_TRIM_METHODS}, not {self.trim_method!r}")
+        if self.trim_method not in TRIM_METHODS:
+            problems.append(f"trim_method must be one of {TRIM_METHODS}, not {self.trim_method!r}")
         for name in ("window_size", "max_window_size", "candidates"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < 1):

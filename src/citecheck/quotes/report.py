@@ -172,12 +172,14 @@ class QuoteReport(Report):
     @property
     def window_size_used(self) -> int | None:
         """The window in characters (``None`` when nothing was searched)."""
-        return self._run("window_size")
+        size: int | None = self._run("window_size")
+        return size
 
     @property
     def overlap_used(self) -> int | None:
         """The overlap of neighbouring windows in characters."""
-        return self._run("overlap")
+        overlap: int | None = self._run("overlap")
+        return overlap
 
     @property
     def n_documents(self) -> int:
@@ -187,7 +189,8 @@ class QuoteReport(Report):
     @property
     def embedding_model(self) -> str | None:
         """The model behind ``cosine_similarity`` (``None``: none)."""
-        return self._run("embedding_model")
+        model: str | None = self._run("embedding_model")
+        return model
 
     def _run(self, name: str) -> Any:
         return self.metadata.get("run", {}).get(name)
@@ -252,7 +255,7 @@ class QuoteReport(Report):
             text_columns=_TEXT_COLUMNS,
         )
 
-    def save(self, path: str | Path, format: str | None = None) -> Path:
+    def save(self, path: str | Path, format: str | None = None) -> None:
         """Write the report in the format the file name (or ``format``) asks for, all at once
         (a temporary file renamed into place). CSV and Excel files hold the quote rows."""
         from citecheck import exports
@@ -262,9 +265,8 @@ class QuoteReport(Report):
         if chosen == "csv":
             exports.check_target(path)
             self.to_csv(path)
-            return path
-        if chosen == "xlsx":
+        elif chosen == "xlsx":
             exports.check_target(path)
             self.to_excel(path)
-            return path
-        return exports.save(self, path, chosen)
+        else:
+            exports.save(self, path, chosen)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
 
 from citecheck.errors import StructureMapError
-from citecheck.references.scheme import NO_ZERO, ReferenceScheme, StructuredReference
+from citecheck.model import Presence, StructuredReference
+from citecheck.references.scheme import NO_ZERO, ReferenceScheme
 
 __all__ = ["Node", "Presence", "StructureMap", "absent_book", "below_last_level", "impossible"]
 
@@ -23,16 +23,6 @@ Node: TypeAlias = int | Sequence["Node"]
 """A structure map's counts below one division: one node per numbered child down to the level
 above the last, then an int, how many of the last level (``[100, 43, 39]``: three sargas of
 100, 43 and 39 shlokas)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Presence:
-    """Whether one reference exists: ``True``, ``False``, or ``None`` when it could not be
-    checked; ``reason`` says why, ``text`` is what stands there when the catalog knows."""
-
-    exists: bool | None
-    reason: str
-    text: str | None = None
 
 
 def absent_book(scheme: ReferenceScheme, reference: StructuredReference) -> Presence:

@@ -1,4 +1,5 @@
-"""Golden-dataset evaluation: many answers, each PASS / FAIL / SKIPPED, and a pass rate.
+"""Golden-dataset evaluation: many answers, each PASS / FAIL / SKIPPED, and a pass rate, in
+the one :class:`~citecheck.Report`.
 
 Each item is an answer with a template id. A template's policy says whether its answers must
 cite (``required``: an answer without a reference FAILs, as for ``T1``) or need not
@@ -16,16 +17,18 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from citecheck import verdict
 from citecheck._atomic import write_text_atomic
 from citecheck.errors import ConfigError, InputError
-from citecheck.model import Status
+from citecheck.model import Citation, Result, Status
 from citecheck.references.policies import DEFAULT_POLICIES, Policy
 from citecheck.references.report import ReferenceReport
 from citecheck.references.verify import ReferenceVerifier
+from citecheck.report import Report
 
 __all__ = [
     "DEFAULT_POLICIES",
@@ -67,6 +70,23 @@ class ItemOutcome:
             lines.append("the answer cites nothing, and its template requires citations")
         return list(dict.fromkeys(lines))
 
+    def results(self) -> list[Result]:
+        """This item's part of the dataset's report: its references' results with the item in
+        their details; for an item that fails without citing, or cannot be read, one result
+        that says so."""
+        where = {"item": self.id, "line": self.line, "template": self.template}
+        if self.result == "ERROR":
+            citation = Citation(self.id, syntax="dataset item")
+            reason = f"the item could not be checked: {self.error}"
+            return [verdict.result(citation, Status.UNCHECKED, reason, details=where)]
+        if self.report is None:
+            return []
+        if self.result == "FAIL" and not self.report.results:
+            citation = Citation(self.id, syntax="dataset item")
+            reason = "the answer cites nothing, and its template requires citations"
+            return [verdict.result(citation, Status.UNSUPPORTED, reason, details=where)]
+        return [replace(r, details={**r.details, **where}) for r in self.report.results]
+
     def to_dict(self) -> dict[str, Any]:
         """One line of the per-item log (each reference once, however often it is cited)."""
         report = self.report
@@ -84,49 +104,63 @@ class ItemOutcome:
 
 
 @dataclass(frozen=True, slots=True)
-class Evaluation:
-    """Every item's outcome, in dataset order, and the totals. ``warnings`` are problems met
-    outside the items (an unreadable line of the traces file)."""
+class Evaluation(Report):
+    """The one :class:`~citecheck.Report` of a golden dataset, and every item's outcome.
+
+    Its results are the results of every item's references, in dataset order, each with the
+    item in its :attr:`~citecheck.Result.details` (``item``, ``line``, ``template``); an item
+    that fails without citing anything has one ``unsupported`` result that says so, and an
+    item that cannot be read one ``unchecked`` result with the reason, so that
+    :attr:`~citecheck.Report.outcome` is the dataset's. ``items`` keeps each item's outcome
+    (``PASS``, ``FAIL``, ``SKIPPED``, ``UNCHECKED``, ``ERROR``) for the per-item log, and
+    :meth:`~citecheck.Report.metrics` the per-item totals and pass rate. ``warnings`` are
+    problems met outside the items (an unreadable line of the traces file).
+    """
 
     items: tuple[ItemOutcome, ...] = ()
-    warnings: tuple[str, ...] = ()
-    counts: Mapping[str, int] = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "items", tuple(self.items))
-        object.__setattr__(self, "warnings", tuple(self.warnings))
-        object.__setattr__(self, "counts", Counter(item.result for item in self.items))
+    @classmethod
+    def of(cls, items: Iterable[ItemOutcome], warnings: Iterable[str] = ()) -> Evaluation:
+        """The evaluation of these item outcomes."""
+        items = tuple(items)
+        counts = Counter(item.result for item in items)
+        judged = counts["PASS"] + counts["FAIL"]
+        metrics = {
+            "items": len(items),
+            "passed_items": counts["PASS"],
+            "failed_items": counts["FAIL"],
+            "skipped_items": counts["SKIPPED"],
+            "unchecked_items": counts["UNCHECKED"],
+            "error_items": counts["ERROR"],
+            "item_pass_rate": counts["PASS"] / judged if judged else None,
+        }
+        return cls(
+            tuple(result for item in items for result in item.results()),
+            tuple(warnings),
+            kind="dataset",
+            metadata={"metrics": metrics},
+            items=items,
+        )
 
     @property
     def pass_rate(self) -> float | None:
-        """Passed / (passed + failed): skipped, unchecked and unreadable items are not judged."""
-        judged = self.counts["PASS"] + self.counts["FAIL"]
-        return self.counts["PASS"] / judged if judged else None
-
-    def summary(self) -> dict[str, Any]:
-        """Total, Passed, Failed, Skipped, Unchecked, Errors and the pass rate."""
-        return {
-            "total": len(self.items),
-            "passed": self.counts["PASS"],
-            "failed": self.counts["FAIL"],
-            "skipped": self.counts["SKIPPED"],
-            "unchecked": self.counts["UNCHECKED"],
-            "errors": self.counts["ERROR"],
-            "pass_rate": self.pass_rate,
-        }
+        """Passed / (passed + failed) items: skipped, unchecked and unreadable items are not
+        judged."""
+        rate: float | None = self.metrics()["item_pass_rate"]
+        return rate
 
     def to_text(self) -> str:
-        """The summary as the lines a terminal shows."""
-        s = self.summary()
-        rate = "n/a" if s["pass_rate"] is None else f"{s['pass_rate']:.1%}"
+        """The per-item totals as the lines a terminal shows."""
+        m = self.metrics()
+        rate = "n/a" if m["item_pass_rate"] is None else f"{m['item_pass_rate']:.1%}"
         return "\n".join(
             [
-                f"Total:     {s['total']}",
-                f"Passed:    {s['passed']}",
-                f"Failed:    {s['failed']}",
-                f"Skipped:   {s['skipped']}",
-                f"Unchecked: {s['unchecked']}",
-                f"Errors:    {s['errors']}",
+                f"Total:     {m['items']}",
+                f"Passed:    {m['passed_items']}",
+                f"Failed:    {m['failed_items']}",
+                f"Skipped:   {m['skipped_items']}",
+                f"Unchecked: {m['unchecked_items']}",
+                f"Errors:    {m['error_items']}",
                 f"Pass rate: {rate}",
             ]
         )
@@ -252,7 +286,7 @@ def evaluate_dataset(
             continue
         result = _result(report)
         outcomes[position] = ItemOutcome(item_id, template, policy, result, report, line=line)
-    return Evaluation(tuple(outcomes[p] for p in sorted(outcomes)), tuple(warnings))
+    return Evaluation.of((outcomes[p] for p in sorted(outcomes)), warnings)
 
 
 def _traces(

@@ -20,6 +20,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from citecheck.errors import ConfigError
+from citecheck.model import StructuredReference
 
 __all__ = [
     "ALWAYS_SEPARATORS",
@@ -126,23 +127,6 @@ class Book:
     number: int
     aliases: tuple[str, ...] = ()
     single_part: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class StructuredReference:
-    """One cited place, normalised: ``Bala 1.999`` is book ``Bala``, numbers ``(1, 999)``.
-
-    ``numbers`` are the levels below the book, outermost first; a reference may stop above the
-    last level (``John 3`` cites a chapter). ``known`` is False when the book name is not one of
-    the scheme's: ``book`` is then the name as written, and the reference cannot exist.
-    ``canonical`` is the normalised string used in reports and for de-duplication.
-    """
-
-    scheme: str
-    book: str
-    numbers: tuple[int, ...]
-    known: bool
-    canonical: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,8 @@
-"""Shared preparation of what matchers look for and where they look."""
+"""Shared preparation of what matchers look for and where they look.
+
+Public because the quote locator prepares its quotes the same way the matchers prepare theirs:
+the same quote must be the same needle to every search.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ from functools import lru_cache
 from citecheck.documents import Document
 from citecheck.model import Span
 from citecheck.text import normalize
+
+__all__ = ["REMEMBERED_LENGTH", "needle", "normalized_region"]
 
 _EDGE_PUNCTUATION = " \t.,;:!?\"'()[]-"
 
@@ -19,14 +25,14 @@ longer ones are not, so a few page-long quotes cannot fill memory."""
 def needle(query: str) -> str:
     """The normalised query without edge punctuation: a quote's closing period or its quote
     marks should not stop it from matching mid-sentence."""
-    return _remembered(query) if len(query) <= REMEMBERED_LENGTH else _needle(query)
+    return _remembered(query) if len(query) <= REMEMBERED_LENGTH else _prepare(query)
 
 
-def _needle(query: str) -> str:
+def _prepare(query: str) -> str:
     return normalize(query).strip(_EDGE_PUNCTUATION)
 
 
-_remembered = lru_cache(maxsize=4096)(_needle)
+_remembered = lru_cache(maxsize=4096)(_prepare)
 
 
 def normalized_region(document: Document, within: Span | None) -> tuple[int, int]:
