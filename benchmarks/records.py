@@ -10,7 +10,8 @@ loaded beforehand:
 1. **before**: blocks of one record, the path of citecheck before issue 16, where each record's
    sources were embedded on their own;
 2. **after**: blocks of :data:`citecheck.records.BLOCK_RECORDS` records, their sources and
-   citations embedded in one call. The labels and confidences must equal those of (1).
+   citations embedded in one call. The labels and confidences must equal those of (1); their
+   counts are printed, so that a change to the labeller can be compared with an earlier run.
 
 Then **resume**: ``citecheck records`` on the same records in a subprocess, killed with SIGKILL
 once its checkpoint holds half of them, and run again with ``--resume``; its output must hold
@@ -33,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -177,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         f"labels and confidences equal to one at a time: {same}/{len(expected)}; labels equal "
         f"and confidences within 0.01: {close}/{len(expected)}"
     )
+    counts = Counter(label for label, _ in expected)
+    print("labels: " + ", ".join(f"{n} {label}" for label, n in counts.most_common()))
     for a, b in zip(alone, expected, strict=True):
         if a != b:
             print(f"  one at a time {a} / in blocks {b}")

@@ -56,6 +56,7 @@ def test_public_names_are_pinned() -> None:
             "validate_records",
             "verify",
             "verify_quotes",
+            "verify_records",
             "verify_references",
         ]
     )

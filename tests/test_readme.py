@@ -37,7 +37,7 @@ COMMANDS = {
     "citecheck verify examples/answer.md examples/corpus/ -o report.html": 1,
     "citecheck verify examples/answer.md examples/corpus/ --format junit > citations.xml": 1,
     "citecheck quotes examples/quotes.txt examples/corpus/ -o review.xlsx --stats stats.csv": 1,
-    "citecheck records examples/records.json -o labelled.json --config examples/records.toml": 0,
+    "citecheck records examples/records.json -o labelled.json --config examples/records.toml": 1,
     "citecheck refs check examples/ramayana.md --map examples/ramayan_map_bala.json": 1,
     "citecheck refs eval examples/golden.jsonl --scheme valmiki_ramayana "
     "--map examples/ramayan_map_bala.json": 1,

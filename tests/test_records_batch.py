@@ -245,6 +245,10 @@ def write(path: Path, data: object) -> Path:
     return path
 
 
+UNTRUE_IN_EVERY_BATCH = 1
+"""The exit status of a completed run over :func:`batch`: its moon citation is untrue."""
+
+
 def run(*argv: str) -> int:
     return main(["records", *argv, "--no-progress"])
 
@@ -256,7 +260,7 @@ def test_an_interrupted_run_resumes_where_it_stopped_and_gives_the_same_output(
     monkeypatch.setattr(citecheck.records, "BLOCK_RECORDS", 3)
     data = write(tmp_path / "in.json", batch(10))
     whole, out = tmp_path / "whole.json", tmp_path / "out.json"
-    assert run(str(data), "-o", str(whole)) == 0
+    assert run(str(data), "-o", str(whole)) == UNTRUE_IN_EVERY_BATCH
     Offline.stop_after = 2  # two blocks embedded, the third interrupted
     assert run(str(data), "-o", str(out)) == 130
     err = capsys.readouterr().err
@@ -267,7 +271,7 @@ def test_an_interrupted_run_resumes_where_it_stopped_and_gives_the_same_output(
     Offline.stop_after = None
     assert run(str(data), "-o", str(out)) == 2, "a checkpoint is never thrown away unasked"
     assert "run again with --resume" in capsys.readouterr().err
-    assert run(str(data), "-o", str(out), "--resume") == 0
+    assert run(str(data), "-o", str(out), "--resume") == UNTRUE_IN_EVERY_BATCH
     assert "resuming from" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
     assert not checkpoint.exists()
@@ -279,18 +283,18 @@ def test_a_line_cut_short_by_a_crash_is_dropped_on_resume(
 ) -> None:
     data = write(tmp_path / "in.json", batch(5))
     whole, out = tmp_path / "whole.jsonl", tmp_path / "out.jsonl"
-    assert run(str(data), "-o", str(whole)) == 0
+    assert run(str(data), "-o", str(whole)) == UNTRUE_IN_EVERY_BATCH
     lines = whole.read_text(encoding="utf-8").splitlines()
     assert [json.loads(line)["id"] for line in lines] == [0, 1, 2, 3, 4], "JSON Lines, in order"
     checkpoint = tmp_path / "out.jsonl.partial.jsonl"
     Offline.stop_after = 0
     assert run(str(data), "-o", str(out)) == 130  # nothing done: only the header, if anything
     Offline.stop_after = None
-    assert run(str(data), "-o", str(out), "--resume") == 0
+    assert run(str(data), "-o", str(out), "--resume") == UNTRUE_IN_EVERY_BATCH
     full = checkpoint_of(data, out, tmp_path)
     torn = full.splitlines(keepends=True)
     checkpoint.write_text("".join(torn[:3]) + torn[3][:25], encoding="utf-8")
-    assert run(str(data), "-o", str(out), "--resume") == 0
+    assert run(str(data), "-o", str(out), "--resume") == UNTRUE_IN_EVERY_BATCH
     assert "2 of 5 records done" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
 
@@ -308,7 +312,7 @@ def checkpoint_of(data: Path, out: Path, tmp_path: Path) -> str:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Checkpoint, "remove", keep)
-        assert run(str(data), "-o", str(tmp_path / "again.jsonl")) == 0
+        assert run(str(data), "-o", str(tmp_path / "again.jsonl")) == UNTRUE_IN_EVERY_BATCH
     return kept[0]
 
 
@@ -410,7 +414,7 @@ def test_a_model_that_cannot_load_exits_2_and_writes_nothing(
 
 
 @pytest.mark.usefixtures("offline")
-def test_exit_1_when_no_record_could_be_validated_and_surrogates_round_trip(
+def test_exit_2_when_no_record_could_be_validated_and_surrogates_round_trip(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = tmp_path / "in.json"
@@ -419,15 +423,16 @@ def test_exit_1_when_no_record_could_be_validated_and_surrogates_round_trip(
         encoding="utf-8",
     )
     out = tmp_path / "out.json"
-    assert run(str(data), "-o", str(out)) == 1
+    assert run(str(data), "-o", str(out)) == 2  # nothing could be read: an input error
     assert "2 records (2 with errors)" in capsys.readouterr().out
     done = json.loads(out.read_text(encoding="utf-8"))
     assert done[0]["id"] == "\udc80", "a lone surrogate is written back as the escape it was"
     assert "lone surrogate" in done[0]["validation_error"]
     assert done[1] == {"record": "text", "validation_error": "a record must be an object, got str"}
     good = write(tmp_path / "good.json", [*batch(1), "text"])
-    assert run(str(good), "-o", str(out)) == 0, "a run that labelled something completes"
+    # a run that labelled something is judged by its labels: the moon citation is untrue
+    assert run(str(good), "-o", str(out)) == 1
     # every record has one citation that is not an object (a per-record error), yet the others
     # were labelled: the run did its work
     stray = [{**r, "citations": [*r["citations"], 7]} for r in batch(2)]
-    assert run(str(write(tmp_path / "stray.json", stray)), "-o", str(out)) == 0
+    assert run(str(write(tmp_path / "stray.json", stray)), "-o", str(out)) == 1

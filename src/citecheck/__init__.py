@@ -24,7 +24,7 @@ from citecheck.errors import (
 )
 from citecheck.locations import Location
 from citecheck.model import Citation, Evidence, Result, Span, Status
-from citecheck.records import validate_records
+from citecheck.records import validate_records, verify_records
 from citecheck.references import evaluate_dataset, verify_references
 from citecheck.report import Report
 from citecheck.verifier import Verifier
@@ -62,6 +62,7 @@ __all__ = [
     "validate_records",
     "verify",
     "verify_quotes",
+    "verify_records",
     "verify_references",
 ]
 

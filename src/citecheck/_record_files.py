@@ -26,9 +26,10 @@ __all__ = ["Checkpoint", "checkpoint_path", "read_records", "same_file", "write_
 _KIND = "citecheck records checkpoint"
 _VERSION = 1
 _NOT_RESULTS = frozenset(
-    {"batch_size", "device", "cache_dir", "data_file_name", "output_file_name"}
+    {"batch_size", "device", "cache_dir", "data_file_name", "output_file_name", "id_field"}
 )
-"""Options that do not change a record's result, so a run may resume with others."""
+"""Options that do not change a labelled record, so a run may resume with others (``id_field``
+names a record's citations only in a report, never in the records written)."""
 
 
 def read_records(path: Path) -> list[Any]:

@@ -9,13 +9,13 @@ read and miss, or a golden dataset. ``citecheck records [INPUT.json] [-o OUTPUT.
 it reads ``config.json`` beside the input or in the working directory, and without ``-o`` it
 writes ``output_validated.json`` beside the input.
 
-``verify``, ``quotes`` and ``refs check`` write their report in any format
-(``--format json|jsonl|csv|xlsx|md|html|junit``, to standard output or ``-o FILE``) and share
-one exit status: 0 when every citation passed, 1 when some failed, 2 on a usage or input
-error, 3 when nothing failed but something could not be checked. ``records`` exits 0 when the
-run completes, 1 when no record could be validated, 2 on bad input and 130 when interrupted,
-its finished records kept for ``--resume``; ``refs eval`` exits 0 when no item failed and
-every line could be read.
+``verify``, ``quotes``, ``refs check`` and ``refs eval`` write their report in any format
+(``--format json|jsonl|csv|xlsx|md|html|junit``, to standard output or ``-o FILE``);
+``records`` writes the records with their labels (``-o`` names a .json or .jsonl file). Every
+command shares one exit status: 0 when every citation passed, 1 when some failed, 2 on a usage
+or input error (a dataset line or record batch that cannot be read at all), 3 when nothing
+failed but something could not be checked; ``records`` exits 130 when interrupted, its
+finished records kept for ``--resume``.
 """
 
 from __future__ import annotations
@@ -134,9 +134,11 @@ def _parser() -> argparse.ArgumentParser:
         "OUTPUT.partial.jsonl as soon as it is done, so an interrupted run goes on with "
         "--resume; the output is written whole at the end. A record that cannot be validated "
         'gets validation_error (one that is not an object is kept as {"record": ..., '
-        '"validation_error": ...}). Exit status: 0 when the run completes, 1 when it '
-        "completes but no record could be validated, 2 on bad input or options or a model "
-        "that cannot load, 130 when interrupted.",
+        '"validation_error": ...}). Exit status: 0 when every citation is likely true, 1 when '
+        "some is ambiguous or untrue, 2 on bad input or options, a model that cannot load, or "
+        "no record that could be validated, 3 when nothing failed but some citation could not "
+        "be labelled (too short, no source text, a record with an error), 130 when "
+        "interrupted.",
     )
     records.add_argument(
         "input",
@@ -453,7 +455,7 @@ def _records(args: argparse.Namespace) -> int:
                 if checkpoint.done % BLOCK_RECORDS == 0:
                     checkpoint.sync()
         checkpoint.close()
-        summary, failed_all = _write_records(checkpoint, target, config.citations_field)
+        summary, status = _write_records(checkpoint, target, config)
         checkpoint.remove()
     except KeyboardInterrupt:
         if checkpoint is not None:
@@ -473,7 +475,7 @@ def _records(args: argparse.Namespace) -> int:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
     print(summary)
-    return 1 if failed_all else 0
+    return status
 
 
 _INTERRUPTED = 130
@@ -516,27 +518,38 @@ def _records_files(args: argparse.Namespace) -> tuple[RecordConfig, Path, Path]:
     return config, source, target
 
 
-def _write_records(checkpoint: Checkpoint, target: Path, citations_field: str) -> tuple[str, bool]:
-    """Write the output from the checkpoint; the summary line of the run, and whether every
-    record failed (the run as a whole did: nothing was labelled)."""
+def _write_records(checkpoint: Checkpoint, target: Path, config: RecordConfig) -> tuple[str, int]:
+    """Write the output from the checkpoint; the summary line of the run and its exit status,
+    by the rule every command shares: a label's status (:attr:`Label.status
+    <citecheck.semantic.Label.status>`) failed for some citation, 1; nothing failed but
+    something could not be labelled, 3; every citation verified, 0; nothing at all labelled
+    (every record unreadable), 2."""
     from collections import Counter
 
     from citecheck._record_files import write_output
+    from citecheck.model import Status
+    from citecheck.semantic import label_names
 
     done = list(checkpoint.results())
     write_output(target, done)
+    field = config.citations_field
     labels = Counter(
         c.get("validation_status", "error")
         for r in done
-        if isinstance(r.get(citations_field), list)
-        for c in r[citations_field]
+        if isinstance(r.get(field), list)
+        for c in r[field]
         if isinstance(c, dict)
     )
     failed = sum("validation_error" in r for r in done)
     counts = ", ".join(f"{n} {label}" for label, n in labels.most_common()) or "no citations"
     summary = f"{len(done)} records ({failed} with errors): {counts}; written to {target}"
-    labelled = sum(n for label, n in labels.items() if label != "error")
-    return summary, bool(done) and failed == len(done) and not labelled
+    status_of = {name: label.status for label, name in label_names(config.label_set).items()}
+    statuses = {status_of.get(label, Status.UNCHECKED) for label in labels}
+    if done and failed == len(done) and not any(label in status_of for label in labels):
+        return summary, EXIT_ERROR
+    if statuses - {Status.VERIFIED, Status.UNCHECKED}:
+        return summary, EXIT_FAILED
+    return summary, EXIT_UNCHECKED if Status.UNCHECKED in statuses or failed else EXIT_PASSED
 
 
 _RECORDS_CONFIG = "config.json"

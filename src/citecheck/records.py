@@ -1,5 +1,12 @@
 """Batches of AI-written records: each holds a source text and citation texts; each citation
-gets a semantic label and a confidence, written back into a copy of its record.
+gets a semantic label and a confidence.
+
+:func:`verify_records` returns the one :class:`~citecheck.Report` every front door returns: a
+:class:`~citecheck.Result` per record citation, its status read from its label
+(:attr:`~citecheck.semantic.Label.status`), its label and confidence percentage in
+:attr:`~citecheck.Result.details`. :func:`validate_records` is a projection of that report: the
+records, copied, with each result written back into its citation object as ``validation_*``
+fields (:func:`iter_validated_records` projects one record at a time, for the CLI's checkpoint).
 
 A record that cannot be validated gets ``validation_error`` and the batch goes on; a citation
 that is not text gets its own ``validation_error``. The results stand at the positions of their
@@ -15,14 +22,18 @@ faster than many small ones.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citecheck import verdict
 from citecheck._config import check_keys, read_options
 from citecheck.errors import CitecheckError, ConfigError, InputError
+from citecheck.model import Citation, Result, Status
+from citecheck.report import Report
 from citecheck.semantic import (
     DEFAULT_LABEL_SET,
     Label,
@@ -36,7 +47,13 @@ from citecheck.semantic import (
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder
 
-__all__ = ["MAX_RECORD_DEPTH", "RecordConfig", "iter_validated_records", "validate_records"]
+__all__ = [
+    "MAX_RECORD_DEPTH",
+    "RecordConfig",
+    "iter_validated_records",
+    "validate_records",
+    "verify_records",
+]
 
 Progress = Callable[[int, int], None]
 BLOCK_RECORDS = 256
@@ -49,6 +66,14 @@ is: copying it would exhaust Python's stack (a raw ``RecursionError``), and no r
 nests a tenth as deep."""
 
 _THRESHOLDS = ("similarity_threshold", "very_likely_true", "ambiguous", "likely_untrue")
+_TEXT_OPTIONS = (
+    "model_name",
+    "source_field",
+    "citations_field",
+    "citation_field",
+    "id_field",
+    "device",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +84,9 @@ class RecordConfig:
     ``ambiguous`` and ``likely_untrue`` the other bounds (see :class:`~citecheck.semantic.
     Thresholds`). ``source_field``, ``citations_field`` and ``citation_field`` name the fields
     of a record, of its list of citations, and of the text in each citation object.
-    ``data_file_name`` and ``output_file_name`` are the CLI's input and output when the command
+    ``id_field`` names the field of a record's id, which names its citations in a report
+    (``"record N"``, counted from 0, for a record without one). ``data_file_name`` and
+    ``output_file_name`` are the CLI's input and output when the command
     line names none. ``cache_dir`` keeps source embeddings on disk between runs. ``label_set``
     says how ``validation_status`` is written (see :data:`~citecheck.semantic.LABEL_SETS`):
     ``"citecheck"`` (the default) or ``"seed"``, the strings of the validator this replaces.
@@ -76,6 +103,7 @@ class RecordConfig:
     source_field: str = "source_text"
     citations_field: str = "citations"
     citation_field: str = "citation"
+    id_field: str = "id"
     delimiter: str = "Content from "
     batch_size: int = 64
     device: str = "cpu"
@@ -94,7 +122,7 @@ class RecordConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 problems.append(f"{name} must be a non-negative integer, not {value!r}")
-        for name in ("model_name", "source_field", "citations_field", "citation_field", "device"):
+        for name in _TEXT_OPTIONS:
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
                 problems.append(f"{name} must be a non-empty string, not {value!r}")
@@ -140,6 +168,45 @@ class RecordConfig:
         return asdict(self)
 
 
+def verify_records(
+    records: Sequence[Mapping[str, Any]],
+    *,
+    embedder: Embedder | None = None,
+    config: RecordConfig | Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> Report:
+    """Label every citation of every record; the :class:`~citecheck.Report` of them all
+    (``kind="records"``).
+
+    One :class:`~citecheck.Result` per record citation, in order: its citation names the
+    record (its ``id_field``, else ``"record N"``) and holds the citation text as its claim;
+    its status is the label's (:attr:`~citecheck.semantic.Label.status`: the likely-true
+    labels ``VERIFIED``, ambiguous ``PARTIAL``, the untrue ones ``UNSUPPORTED``, too short and
+    no source text ``UNCHECKED``); its confidence comes from the best cosine through
+    :mod:`citecheck.verdict`; its evidence is the best passage; its ``details`` hold the
+    ``record`` and ``citation`` positions, the ``label`` as the ``label_set`` writes it, the
+    ``confidence_score_percent`` and ``source_offset``, where the evidence's document starts in
+    the record's source text. A citation that cannot be read, or a record that cannot be
+    validated at all, is one ``UNCHECKED`` result whose reason and ``details["error"]`` say
+    why (a record's has no ``citation`` position). :meth:`~citecheck.Report.metrics` counts
+    the labels, the records and the records with errors; ``metadata["config"]`` holds the
+    options. Options, ``embedder`` and failures are those of :func:`validate_records`.
+    """
+    settings, validator = _prepared(records, embedder, config, options)
+    judged = list(_judge(records, settings, validator, progress, 0))
+    results = tuple(result for record in judged for result in record.results)
+    labels = Counter(r.details["label"] for r in results if "label" in r.details)
+    metrics = {
+        "labels": dict(labels.most_common()),
+        "records": len(records),
+        "records_with_errors": sum(record.failed for record in judged),
+    }
+    return Report(
+        results, kind="records", metadata={"config": settings.to_dict(), "metrics": metrics}
+    )
+
+
 def validate_records(
     records: Sequence[Mapping[str, Any]],
     *,
@@ -148,24 +215,29 @@ def validate_records(
     progress: Progress | None = None,
     **options: Any,
 ) -> list[dict[str, Any]]:
-    """Label every citation of every record; return copies of the records with the results.
+    """Label every citation of every record; return copies of the records with the results:
+    the :func:`verify_records` report, written back into the records.
 
     Each citation object gets ``validation_status`` (a :class:`~citecheck.semantic.Label`,
     written as the ``label_set`` option says), ``confidence_score_percent`` (the best cosine
     as a percentage, two decimals; ``null`` when nothing was scored), ``validation_reason`` and
     ``validation_evidence`` (the best passage: source, offsets into the record's source text,
-    page, line, section). Options
-    are the fields of :class:`RecordConfig`, as keywords or as ``config``. ``embedder``
-    replaces the sentence-transformers model named by ``model_name``; without it, the
-    ``embeddings`` extra is needed (:class:`~citecheck.errors.MissingDependencyError`), and a
-    model that cannot load (a wrong name, ``device="cuda"`` with no GPU) raises
-    :class:`~citecheck.errors.BackendError` before the first record.
+    page, line, section). Options are the fields of :class:`RecordConfig`, as keywords or as
+    ``config``. ``embedder`` replaces the sentence-transformers model named by
+    ``model_name``; without it, the ``embeddings`` extra is needed
+    (:class:`~citecheck.errors.MissingDependencyError`), and a model that cannot load (a wrong
+    name, ``device="cuda"`` with no GPU) raises :class:`~citecheck.errors.BackendError` before
+    the first record.
     """
-    return list(
-        iter_validated_records(
-            records, embedder=embedder, config=config, progress=progress, **options
-        )
-    )
+    report = verify_records(records, embedder=embedder, config=config, progress=progress, **options)
+    settings = RecordConfig.from_mapping(report.metadata["config"])
+    by_record: list[list[Result]] = [[] for _ in records]
+    for result in report.results:
+        by_record[result.details["record"]].append(result)
+    return [
+        _written_back(record, results, settings)
+        for record, results in zip(records, by_record, strict=True)
+    ]
 
 
 def iter_validated_records(
@@ -180,24 +252,51 @@ def iter_validated_records(
     """:func:`validate_records` one record at a time, in order, from position ``start``: a
     caller can write each result as it comes (``citecheck records`` keeps a checkpoint this
     way, and its ``--resume`` starts where the checkpoint ends). The options, the checks and
-    the results are those of :func:`validate_records`; the records are checked and the model
+    the results are those of :func:`validate_records`, each record's results of
+    :func:`verify_records` written back as they come; the records are checked and the model
     loaded before the first result."""
+    settings, validator = _prepared(records, embedder, config, options, start)
+    judged = _judge(records, settings, validator, progress, start)
+    return (
+        _written_back(records[index], record.results, settings)
+        for index, record in enumerate(judged, start=start)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    """The results of one record, and whether the record itself gets a ``validation_error``
+    (it could not be validated, or it holds a citation that is not an object)."""
+
+    results: tuple[Result, ...]
+    failed: bool
+
+
+def _prepared(
+    records: Sequence[Any],
+    embedder: Embedder | None,
+    config: RecordConfig | Mapping[str, Any] | None,
+    options: Mapping[str, Any],
+    start: int = 0,
+) -> tuple[RecordConfig, SemanticValidator]:
+    """The options and the validator of a run from record ``start``, after the checks every
+    run makes before it loads a model."""
     settings = _settings(config, options)
     if isinstance(records, str | bytes) or not isinstance(records, Sequence):
         raise InputError(f"records must be a list of objects, got {type(records).__name__}")
     if not 0 <= start <= len(records):
         raise InputError(f"start must lie in [0, {len(records)}], got {start}")
-    validator = _validator(settings, embedder)
-    return _iterate(records, settings, validator, progress, start)
+    return settings, _validator(settings, embedder)
 
 
-def _iterate(
+def _judge(
     records: Sequence[Any],
     settings: RecordConfig,
     validator: SemanticValidator,
     progress: Progress | None,
     start: int,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[_Judged]:
+    """Each record's results, in order from ``start``, a block of records embedded at once."""
     for first in range(start, len(records), BLOCK_RECORDS):
         block = records[first : first + BLOCK_RECORDS]
         readable = [r for r in block if _problem(r, settings) is None]
@@ -207,7 +306,7 @@ def _iterate(
                 [text for r in readable for text in _citation_texts(r, settings)],
             )
         for index, record in enumerate(block, start=first):
-            yield _validated(record, settings, validator)
+            yield _judged(index, record, settings, validator)
             if progress is not None:
                 progress(index + 1, len(records))
 
@@ -305,47 +404,125 @@ def _citation_texts(record: Mapping[str, Any], settings: RecordConfig) -> list[s
     ]
 
 
-def _validated(record: Any, settings: RecordConfig, validator: SemanticValidator) -> dict[str, Any]:
+def _judged(
+    index: int, record: Any, settings: RecordConfig, validator: SemanticValidator
+) -> _Judged:
+    """The results of record ``index``: one per citation, or one naming why the record could
+    not be validated at all (after those of its citations that cannot be read)."""
+    source_id = _record_id(record, index, settings)
     problem = _problem(record, settings)
     if problem is not None:
-        if not isinstance(record, Mapping):
-            return {"record": copy.deepcopy(record), "validation_error": problem}
-        if _depth(record) > MAX_RECORD_DEPTH:
-            return {**record, "validation_error": problem}  # too deep to copy; a new top level
-        return {**copy.deepcopy(dict(record)), "validation_error": problem}
-    result = copy.deepcopy(dict(record))
-    citations: list[Any] = [
-        dict(c) if isinstance(c, Mapping) else c for c in result[settings.citations_field]
-    ]
-    result[settings.citations_field] = citations
-    texts: list[str] = []
-    positions: list[int] = []
-    bad: list[str] = []
-    for i, item in enumerate(citations):
-        if not isinstance(item, dict):
-            bad.append(f"{settings.citations_field}[{i}] is not an object")
-        elif (trouble := _citation_problem(item, settings)) is not None:
-            item["validation_error"] = trouble
-        else:
-            texts.append(item[settings.citation_field])
-            positions.append(i)
+        return _Judged((_unchecked(source_id, problem, {"record": index}),), failed=True)
+    items = record[settings.citations_field]
+    troubles = {
+        position: trouble
+        for position, item in enumerate(items)
+        if (trouble := _item_problem(item, position, settings)) is not None
+    }
+    results = {
+        position: _unchecked(source_id, trouble, {"record": index, "citation": position})
+        for position, trouble in troubles.items()
+    }
+    flagged = any(not isinstance(items[position], Mapping) for position in troubles)
+    positions = [position for position in range(len(items)) if position not in troubles]
+    texts = [items[position][settings.citation_field] for position in positions]
     try:
         outcomes = validator.validate_many(texts, record[settings.source_field])
     except CitecheckError as exc:
-        result["validation_error"] = f"could not validate: {exc}"
-        return result
-    for i, outcome in zip(positions, outcomes, strict=True):
-        citations[i].update(_fields(outcome, validator.label_names))
-    if bad:
-        result["validation_error"] = "; ".join(bad)
-    return result
+        failure = _unchecked(source_id, f"could not validate: {exc}", {"record": index})
+        return _Judged((*results.values(), failure), failed=True)
+    for position, text, outcome in zip(positions, texts, outcomes, strict=True):
+        citation = Citation(source_id, claim=text, syntax="record")
+        where = {"record": index, "citation": position}
+        results[position] = _labelled(citation, outcome, validator.label_names, where)
+    return _Judged(tuple(results[position] for position in sorted(results)), failed=flagged)
 
 
-def _fields(outcome: Validation, names: Mapping[Label, str]) -> dict[str, Any]:
+def _item_problem(item: Any, position: int, settings: RecordConfig) -> str | None:
+    """Why the citation at ``position`` of a record cannot be validated, or ``None``."""
+    if not isinstance(item, Mapping):
+        return f"{settings.citations_field}[{position}] is not an object"
+    return _citation_problem(item, settings)
+
+
+def _record_id(record: Any, index: int, settings: RecordConfig) -> str:
+    """What names a record's citations: its id (a string or an integer in ``id_field``),
+    else its position, ``record N``."""
+    value = record.get(settings.id_field) if isinstance(record, Mapping) else None
+    if (isinstance(value, str) and value) or (
+        isinstance(value, int) and not isinstance(value, bool)
+    ):
+        return str(value)
+    return f"record {index}"
+
+
+def _unchecked(source_id: str, error: str, where: Mapping[str, int]) -> Result:
+    """A record or a citation that could not be checked: never a phantom, never a failure."""
+    citation = Citation(source_id, syntax="record")
+    return verdict.result(citation, Status.UNCHECKED, error, details={**where, "error": error})
+
+
+def _labelled(
+    citation: Citation, outcome: Validation, names: Mapping[Label, str], where: Mapping[str, int]
+) -> Result:
+    """A labelled citation as a result: the label's status, confidence from the cosine."""
+    details = {
+        **where,
+        "label": names[outcome.label],
+        "confidence_score_percent": outcome.confidence_percent,
+    }
+    evidence = () if outcome.evidence is None else (outcome.evidence,)
+    if evidence:
+        details["source_offset"] = outcome.source_offset
+    return verdict.result(
+        citation,
+        outcome.label.status,
+        outcome.reason,
+        evidence,
+        score=outcome.score,
+        details=details,
+    )
+
+
+def _written_back(record: Any, results: Sequence[Result], settings: RecordConfig) -> dict[str, Any]:
+    """A copy of ``record`` with its results written back as ``validation_*`` fields: a
+    citation object's into it, a record's failure (or a citation that is not an object) into
+    the record. A record that is not an object is wrapped; one nested too deeply to copy gets a
+    new top level only."""
+    cited = [r for r in results if "citation" in r.details]
+    failure = next((r.details["error"] for r in results if "citation" not in r.details), None)
+    if not isinstance(record, Mapping):
+        return {"record": copy.deepcopy(record), "validation_error": failure}
+    if failure is not None and _depth(record) > MAX_RECORD_DEPTH:
+        return {**record, "validation_error": failure}
+    written = copy.deepcopy(dict(record))
+    if cited:
+        items: list[Any] = [
+            dict(c) if isinstance(c, Mapping) else c for c in written[settings.citations_field]
+        ]
+        written[settings.citations_field] = items
+        loose = []
+        for result in cited:
+            item = items[result.details["citation"]]
+            if isinstance(item, dict):
+                item.update(_fields(result))
+            else:
+                loose.append(result.details["error"])
+        if loose:
+            written["validation_error"] = "; ".join(loose)
+    if failure is not None:
+        written["validation_error"] = failure
+    return written
+
+
+def _fields(result: Result) -> dict[str, Any]:
+    """The ``validation_*`` fields of a citation object, from its result."""
+    if "error" in result.details:
+        return {"validation_error": result.details["error"]}
     evidence = None
-    if outcome.evidence is not None:
-        e = outcome.evidence
-        offset = outcome.source_offset
+    if result.evidence:
+        e = result.evidence[0]
+        offset = result.details["source_offset"]
         evidence = {
             "source": e.source_id,
             "start": offset + e.start,
@@ -356,8 +533,8 @@ def _fields(outcome: Validation, names: Mapping[Label, str]) -> dict[str, Any]:
             "section": e.section,
         }
     return {
-        "validation_status": names[outcome.label],
-        "confidence_score_percent": outcome.confidence_percent,
-        "validation_reason": outcome.reason,
+        "validation_status": result.details["label"],
+        "confidence_score_percent": result.details["confidence_score_percent"],
+        "validation_reason": result.reason,
         "validation_evidence": evidence,
     }

@@ -1,16 +1,21 @@
 """Semantic validation: how likely a source text says what a citation says, as one of five
 labels that reviewers can sort by.
 
-The score is the best cosine similarity between the citation and the source's sentence chunks
-(:class:`~citecheck.matchers.embedding.EmbeddingMatcher`). :class:`Thresholds` turns it into a
-:class:`Label`. Scores in the ambiguous band get a second, lexical look: the citation's words
-standing in the source nearly verbatim (fuzzy alignment) or almost all present in the best
-passage move it up; a number or a negation the passage does not share, or hardly any shared
-words, move it down. A likely-true score whose best passage does not share the citation's
-numbers, negations or quantifiers is moved down to ambiguous by the meaning guard
-(:mod:`citecheck.guard`), with or without the lexical pass: similar sentences often differ in
-exactly the fact being checked. Every move is written into the reason. Two outcomes are not
-scores at all: a citation too short to judge, and a source with no text.
+The labels are a banding of the claim-support engine's score
+(:class:`~citecheck.support.SupportAssessor`, the engine that judges the verifier's claims): the
+best cosine between the citation and the sources' sentence chunks, which :class:`Thresholds`
+turns into a :class:`Label`. Scores in the ambiguous band get a second, lexical look: the
+citation's words standing in the source nearly verbatim (fuzzy alignment) or almost all present
+in the best passage move it up; a number or a negation the passage does not share, or hardly
+any shared words, move it down. A likely-true score whose best passage does not share the
+citation's numbers, negations or quantifiers is moved down to ambiguous by the meaning guard
+(:mod:`citecheck.guard`), with or without the lexical pass, as a supported claim is capped at
+partly supported: similar sentences often differ in exactly the fact being checked. Every move
+is written into the reason. Two outcomes are not scores at all: a citation too short to judge,
+and a source with no text.
+
+Each label reads as a :class:`~citecheck.Status` (:attr:`Label.status`), so that a record's
+citation gets the verdict a claim gets at every other front door.
 
 How the labels are written is a :data:`LABEL_SETS` entry: citecheck's own words, or the exact
 strings of the validator this module replaces (``"seed"``), for tools that filter on them.
@@ -24,21 +29,17 @@ from contextlib import suppress
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from citecheck.documents import Document, split_sources
 from citecheck.documents.split import Sources, as_documents
 from citecheck.errors import CitecheckError, ConfigError, InputError
-from citecheck.guard import claim_conflicts
-from citecheck.matchers.embedding import EmbeddingMatcher
-from citecheck.matchers.fuzzy import FuzzyMatcher
-from citecheck.model import Evidence
-from citecheck.support_model import neighbourhood
-from citecheck.text import normalize
+from citecheck.model import Evidence, Status
+from citecheck.support import Assessment, SupportAssessor, word_coverage
+from citecheck.text import WORD
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder
-    from citecheck.tokens import TokenBudget
 
 __all__ = [
     "DEFAULT_LABEL_SET",
@@ -51,9 +52,7 @@ __all__ = [
     "label_names",
 ]
 
-_WORD = re.compile(r"\w+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_CONTENT_WORD = re.compile(r"\w{4,}")
 _HIGH_COVERAGE = 0.8  # of the citation's words of four letters or more, in the best passage
 _LOW_COVERAGE = 0.2
 
@@ -68,6 +67,14 @@ class Label(StrEnum):
     VERY_LIKELY_UNTRUE = "very likely untrue"
     TOO_SHORT = "too short"
     NO_SOURCE_TEXT = "no source text"
+
+    @property
+    def status(self) -> Status:
+        """The verdict the label stands for: the likely-true labels are ``VERIFIED``,
+        ambiguous ``PARTIAL`` (as a partly supported claim), the untrue ones ``UNSUPPORTED``,
+        and a citation that could not be scored ``UNCHECKED`` (never ``NOT_FOUND``: nothing
+        was compared, so nothing is a phantom)."""
+        return _STATUS[self]
 
 
 LABEL_SETS: Mapping[str, Mapping[Label, str]] = MappingProxyType(
@@ -93,6 +100,18 @@ which citecheck's own set does not (a citation too short to judge, or a source w
 not evidence that the citation is false)."""
 
 DEFAULT_LABEL_SET = "citecheck"
+
+_STATUS: Mapping[Label, Status] = MappingProxyType(
+    {
+        Label.VERY_LIKELY_TRUE: Status.VERIFIED,
+        Label.LIKELY_TRUE: Status.VERIFIED,
+        Label.AMBIGUOUS: Status.PARTIAL,
+        Label.LIKELY_UNTRUE: Status.UNSUPPORTED,
+        Label.VERY_LIKELY_UNTRUE: Status.UNSUPPORTED,
+        Label.TOO_SHORT: Status.UNCHECKED,
+        Label.NO_SOURCE_TEXT: Status.UNCHECKED,
+    }
+)
 
 
 def label_names(label_set: str) -> Mapping[Label, str]:
@@ -161,15 +180,20 @@ class Validation:
 
 
 class SemanticValidator:
-    """Labels citation texts by how closely the sources' sentences match their meaning.
+    """Labels citation texts by how closely the sources' sentences match their meaning: a
+    thin labeller over the claim-support engine (:class:`~citecheck.support.SupportAssessor`).
 
-    Configure once, call :meth:`validate` (or :meth:`validate_many`, which embeds all the
-    citations of a source in one batch) for each source. ``sources`` may be a text (split into
-    documents at lines starting with ``delimiter``), a mapping of id to text or
-    :class:`~citecheck.Document`, or an iterable of documents. A citation with fewer than
+    The engine finds each citation's best passage, scores it by the bare cosine
+    (``model=None``) and reads the meaning guard's conflicts and, for an ambiguous score, the
+    lexical look; this class bands the score into a :class:`Label` and moves it as the module
+    docstring says. Configure once, call :meth:`validate` (or :meth:`validate_many`, which
+    embeds all the citations of a source in one batch) for each source. ``sources`` may be a
+    text (split into documents at lines starting with ``delimiter``), a mapping of id to text
+    or :class:`~citecheck.Document`, or an iterable of documents. A citation with fewer than
     ``min_citation_length_words`` words is :attr:`Label.TOO_SHORT`; sources with no text are
     :attr:`Label.NO_SOURCE_TEXT`. ``label_set`` says how reasons (and :attr:`label_names`,
-    for callers that write the label out) spell the labels.
+    for callers that write the label out) spell the labels. Without an ``embedder``, the
+    default sentence-transformers model is loaded on first use (the ``embeddings`` extra).
     """
 
     def __init__(
@@ -193,35 +217,34 @@ class SemanticValidator:
         self.min_citation_length_words = min_citation_length_words
         self.lexical_pass = lexical_pass
         self.delimiter = delimiter
-        self.min_chunk_length_chars = min_chunk_length_chars
-        self.matcher = self._matcher(embedder)
-        self.fuzzy = FuzzyMatcher(fuzzy_threshold)
+        if embedder is None:
+            from citecheck.embedders import SentenceTransformerEmbedder
 
-    def _matcher(self, embedder: Embedder | None, **options: Any) -> EmbeddingMatcher:
-        """The matcher that cuts and embeds the sources' chunks: built here only, so that the
-        dry run of :meth:`prefetch` cuts exactly the chunks the validation will rank."""
-        return EmbeddingMatcher(
-            embedder, top_k=1, min_chunk_length_chars=self.min_chunk_length_chars, **options
+            embedder = SentenceTransformerEmbedder()  # loads its model on first use
+        self.support = SupportAssessor(
+            embedder,
+            model=None,
+            candidates=1,
+            supported=self.thresholds.likely_true,
+            partial=self.thresholds.ambiguous,
+            min_chunk_length_chars=min_chunk_length_chars,
+            fuzzy_threshold=fuzzy_threshold,
         )
 
     def prefetch(self, sources: Iterable[Sources | str], citations: Iterable[str] = ()) -> None:
-        """Embed the chunks of many sources, and many citations, in one call of the embedder.
+        """Embed the chunks of many sources, and many citations, in one call of the embedder
+        (:meth:`SupportAssessor.prefetch <citecheck.support.SupportAssessor.prefetch>`).
 
-        A model embeds one large batch far faster than the same texts a source at a time (its
-        batches are full and sorted by length; on a GPU many times faster), so a batch of
-        records is prefetched before its records are validated one by one. Only the
-        embedder's cache is filled: :meth:`validate_many` then returns what it returns without
-        it (with a real model, a batch pads its texts differently, which may move a rounded
-        confidence by its last digit). The chunks come from a dry run of the matcher's own
-        chunking (an embedder that notes the texts it is asked for), never from a second copy
-        of it. A source that cannot be read is left for :meth:`validate_many` to report."""
-        noted = _NotedTexts(self.matcher.budget)
-        dry_run = self._matcher(noted, cache_documents=0)
+        A batch of records is prefetched before its records are validated one by one. Only
+        the embedder's cache is filled: :meth:`validate_many` then returns what it returns
+        without it (with a real model, a batch pads its texts differently, which may move a
+        rounded confidence by its last digit). A source that cannot be read is left for
+        :meth:`validate_many` to report."""
+        documents: list[Document] = []
         for source in sources:
             with suppress(CitecheckError):
-                for document in self._documents(source):
-                    dry_run.chunks(document)
-        self.matcher.prefetch([*noted.texts, *citations])
+                documents.extend(self._documents(source))
+        self.support.prefetch(list(citations), documents)
 
     def validate(self, citation: str, sources: Sources | str) -> Validation:
         return self.validate_many([citation], sources)[0]
@@ -233,36 +256,19 @@ class SemanticValidator:
                 raise InputError(f"citation {index} must be a str, got {type(citation).__name__}")
             check_text(citation, f"citation {index}")
         documents = self._documents(sources)
-        chunked = [
-            d for d in documents if any(_WORD.search(c.text) for c in self.matcher.chunks(d))
-        ]
-        outcomes: dict[int, Validation] = {}
-        scored: list[int] = []
+        needed = max(1, self.min_citation_length_words)
+        scored = [i for i, c in enumerate(citations) if len(WORD.findall(c)) >= needed]
+        judged = self.support.assess_many([citations[i] for i in scored], documents)
+        assessments = dict(zip(scored, judged, strict=True))
+        outcomes = []
         for index, citation in enumerate(citations):
-            words = len(_WORD.findall(citation))
-            if words < max(1, self.min_citation_length_words):
-                outcomes[index] = Validation(
-                    Label.TOO_SHORT,
-                    None,
-                    None,
-                    f"the citation has {words} word{'s' * (words != 1)}; at least "
-                    f"{max(1, self.min_citation_length_words)} are needed to judge it",
-                )
-            elif not chunked:
-                outcomes[index] = Validation(
-                    Label.NO_SOURCE_TEXT, None, None, "the source has no text to compare with"
-                )
+            if index not in assessments:
+                outcomes.append(_too_short(len(WORD.findall(citation)), needed))
+            elif (assessment := assessments[index]) is None:
+                outcomes.append(_NO_SOURCE_TEXT)
             else:
-                scored.append(index)
-        best: dict[int, Evidence] = {}
-        for document in chunked:
-            ranked = self.matcher.rank_many([citations[i] for i in scored], document, k=1)
-            for index, found in zip(scored, ranked, strict=True):
-                if found and (index not in best or _cosine(found[0]) > _cosine(best[index])):
-                    best[index] = found[0]
-        for index in scored:
-            outcomes[index] = self._judged(citations[index], best[index], chunked)
-        return [outcomes[i] for i in range(len(citations))]
+                outcomes.append(self._labelled(citation, assessment, documents))
+        return outcomes
 
     def _documents(self, sources: Sources | str) -> list[Document]:
         if isinstance(sources, str):
@@ -273,48 +279,42 @@ class SemanticValidator:
             check_text(document.text, f"source {document.id!r}")
         return documents
 
-    def _judged(self, citation: str, evidence: Evidence, documents: list[Document]) -> Validation:
-        score = _cosine(evidence)
+    def _labelled(
+        self, citation: str, assessment: Assessment, documents: Sequence[Document]
+    ) -> Validation:
+        """The label of the engine's score, moved by its guard or the lexical look."""
+        evidence, score = assessment.evidence[0], assessment.score
         label = self.thresholds.label(score)
         names = self.label_names
         reason = f"best match {_describe(evidence)} at cosine {score:.2f}: {names[label]}"
-        document = next(d for d in documents if d.id == evidence.source_id)
-        conflict = _conflict(citation, evidence, document)
+        conflict = "; ".join(assessment.conflicts) or None
         if conflict and label in (Label.VERY_LIKELY_TRUE, Label.LIKELY_TRUE):
             label = Label.AMBIGUOUS
             reason += f"; moved to {names[label]} by the meaning guard: {conflict}"
         elif label is Label.AMBIGUOUS and self.lexical_pass:
-            verbatim = self._verbatim(citation, documents)
-            if verbatim is not None:
-                label, evidence = Label.LIKELY_TRUE, verbatim
-                document = next(d for d in documents if d.id == evidence.source_id)
-                reason += (
-                    f"; moved to {names[label]} by the lexical pass: its words stand "
-                    f"{_describe(evidence)} at {evidence.score:.0%} similarity"
-                )
+            moved, evidence, why = self._lexical_look(citation, evidence, conflict, documents)
+            if moved is label:
+                reason += f"; the lexical pass left it {names[label]}"
             else:
-                moved = (
-                    (Label.LIKELY_UNTRUE, conflict)
-                    if conflict
-                    else _by_coverage(citation, evidence)
-                )
-                if moved is not None:
-                    label, why = moved
-                    reason += f"; moved to {names[label]} by the lexical pass: {why}"
-                else:
-                    reason += f"; the lexical pass left it {names[label]}"
-        offset = document.metadata.get("offset", 0)
-        return Validation(label, score, evidence, reason, offset if isinstance(offset, int) else 0)
+                label = moved
+                reason += f"; moved to {names[label]} by the lexical pass: {why}"
+        return Validation(label, score, evidence, reason, _offset(evidence, documents))
 
-    def _verbatim(self, citation: str, documents: list[Document]) -> Evidence | None:
-        """Where the citation's words stand nearly verbatim in the sources, with no change of
-        meaning: a second look at an ambiguous citation whose vector says less than its
-        words."""
-        for document in documents:
-            found = self.fuzzy.find(citation, document)
-            if found and not _conflict(citation, found[0], document):
-                return found[0]
-        return None
+    def _lexical_look(
+        self, citation: str, best: Evidence, conflict: str | None, documents: Sequence[Document]
+    ) -> tuple[Label, Evidence, str]:
+        """An ambiguous citation's label after a look at its words, the evidence for it and
+        why: up when its words stand nearly verbatim somewhere (that place is the evidence)
+        or almost all in the best passage; down when the guard found a change of meaning or
+        hardly any of its words are there; else still ambiguous."""
+        verbatim = self.support.verbatim(citation, documents)
+        if verbatim is not None:
+            why = f"its words stand {_describe(verbatim)} at {verbatim.score:.0%} similarity"
+            return Label.LIKELY_TRUE, verbatim, why
+        if conflict:
+            return Label.LIKELY_UNTRUE, best, conflict
+        moved = _by_coverage(citation, best)
+        return (Label.AMBIGUOUS, best, "") if moved is None else (moved[0], best, moved[1])
 
 
 def check_text(text: str, what: str) -> None:
@@ -329,31 +329,26 @@ def check_text(text: str, what: str) -> None:
         )
 
 
-class _NotedTexts:
-    """An embedder that embeds nothing: it notes the texts it is asked for and answers zero
-    vectors, so that a matcher built on it is a dry run of the real one's chunking. It reads
-    as many tokens as the real embedder, counted the same way, so it cuts the same windows."""
+_NO_SOURCE_TEXT = Validation(
+    Label.NO_SOURCE_TEXT, None, None, "the source has no text to compare with"
+)
 
-    def __init__(self, budget: TokenBudget) -> None:
-        self.texts: list[str] = []
-        self.max_tokens = budget.max_tokens
-        self.token_spans = budget.token_spans
 
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        self.texts.extend(texts)
-        return [[0.0] for _ in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.embed_documents([text])[0]
+def _too_short(words: int, needed: int) -> Validation:
+    return Validation(
+        Label.TOO_SHORT,
+        None,
+        None,
+        f"the citation has {words} word{'s' * (words != 1)}; at least {needed} are needed to "
+        "judge it",
+    )
 
 
 def _by_coverage(citation: str, evidence: Evidence) -> tuple[Label, str] | None:
     """Move an ambiguous citation up when almost all of its words are in the best passage,
     down when hardly any are."""
-    words = set(_CONTENT_WORD.findall(normalize(citation)))
-    if words:
-        present = set(_CONTENT_WORD.findall(normalize(evidence.text)))
-        coverage = len(words & present) / len(words)
+    coverage = word_coverage(citation, evidence.text)
+    if coverage is not None:
         if coverage >= _HIGH_COVERAGE:
             return Label.LIKELY_TRUE, f"{coverage:.0%} of its words are in the best passage"
         if coverage <= _LOW_COVERAGE:
@@ -361,16 +356,11 @@ def _by_coverage(citation: str, evidence: Evidence) -> tuple[Label, str] | None:
     return None
 
 
-def _conflict(citation: str, evidence: Evidence, document: Document) -> str | None:
-    """The changes of meaning between ``citation`` and ``evidence`` that the meaning guard
-    finds (:func:`~citecheck.guard.claim_conflicts`), in one sentence; ``None`` when none."""
-    around = neighbourhood(evidence.span, len(document.text))
-    found = claim_conflicts(citation, evidence.text, document.text[around.start : around.end])
-    return "; ".join(found) or None
-
-
-def _cosine(evidence: Evidence) -> float:
-    return float(evidence.scores.get("cosine", evidence.score))
+def _offset(evidence: Evidence, documents: Sequence[Document]) -> int:
+    """Where the evidence's document starts in the combined source text it was split from."""
+    document = next(d for d in documents if d.id == evidence.source_id)
+    offset = document.metadata.get("offset", 0)
+    return offset if isinstance(offset, int) else 0
 
 
 def _describe(evidence: Evidence) -> str:

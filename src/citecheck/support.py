@@ -14,6 +14,14 @@ changes a number, a negation or a quantifier of its best sentence is at most par
 The model gives a missing number no weight, because in citation contexts a number often belongs
 to another cited work, but a verified claim with the wrong number is the error users least
 forgive.
+
+This is the one claim-support engine of citecheck. The verifier grades a claim at its cited
+place with :meth:`SupportAssessor.assess`; the record labels of :mod:`citecheck.semantic` are a
+banding of the score :meth:`SupportAssessor.assess_many` gives a claim at its best passage in
+a set of documents (with ``model=None``: the bare cosine), capped by the same guard. The lexical
+look the labeller takes at an ambiguous claim (:meth:`SupportAssessor.verbatim`,
+:func:`word_coverage`) is measured here too, so that one module decides what a passage says
+about a claim, and the labeller only decides what to call it.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from citecheck.chunking import Chunk, chunk_text
 from citecheck.documents import Document
@@ -31,6 +39,7 @@ from citecheck.errors import ConfigError
 from citecheck.guard import claim_conflicts
 from citecheck.judges import judge_many
 from citecheck.matchers.embedding import EmbeddingMatcher
+from citecheck.matchers.fuzzy import FuzzyMatcher
 from citecheck.model import Evidence, Span
 from citecheck.support_model import (
     FITTED_SUPPORT_MODEL,
@@ -39,14 +48,15 @@ from citecheck.support_model import (
     neighbourhood,
     support_signals,
 )
-from citecheck.text import normalize
+from citecheck.text import WORD, normalize
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder, Judge
+    from citecheck.tokens import TokenBudget
 
-__all__ = ["Assessment", "Grade", "SupportAssessor"]
+__all__ = ["Assessment", "Grade", "SupportAssessor", "conflicts_at", "word_coverage"]
 
-_WORD = re.compile(r"\w+")
+_CONTENT_WORD = re.compile(r"\w{4,}")
 _JUDGE_THRESHOLDS = (0.5, 0.25)  # (supported, partial) of a judge's probability
 _COSINE_THRESHOLDS = (0.6, 0.4)  # of the bare cosine, with ``model=None``
 
@@ -73,7 +83,9 @@ class Assessment:
 
 
 class SupportAssessor:
-    """Grades a claim against a span of a document; see the module docstring."""
+    """Grades a claim against a span of a document, or at its best passage in a set of
+    documents; see the module docstring. ``fuzzy_threshold`` is how closely the lexical look
+    (:meth:`verbatim`) must align a claim's words with the source."""
 
     def __init__(
         self,
@@ -85,6 +97,7 @@ class SupportAssessor:
         candidates: int = 3,
         min_chunk_length_chars: int = 20,
         model: SupportModel | None = FITTED_SUPPORT_MODEL,
+        fuzzy_threshold: float = 0.8,
     ) -> None:
         if embedder is None and judge is None:
             raise ConfigError("assessing support needs an embedder, a judge, or both")
@@ -108,12 +121,17 @@ class SupportAssessor:
         self.judge = judge
         self.candidates = candidates
         self.min_chunk_length_chars = min_chunk_length_chars
-        self.matcher = (
-            None
-            if embedder is None
-            else EmbeddingMatcher(
-                embedder, top_k=candidates, min_chunk_length_chars=min_chunk_length_chars
-            )
+        self.fuzzy = FuzzyMatcher(fuzzy_threshold)
+        self.matcher = None if embedder is None else self._matcher(embedder)
+
+    def _matcher(self, embedder: Embedder, **options: Any) -> EmbeddingMatcher:
+        """The matcher that cuts and embeds the documents' chunks: built here only, so that
+        the dry run of :meth:`prefetch` cuts exactly the chunks an assessment ranks."""
+        return EmbeddingMatcher(
+            embedder,
+            top_k=self.candidates,
+            min_chunk_length_chars=self.min_chunk_length_chars,
+            **options,
         )
 
     def assess(self, claim: str, document: Document, within: Span | None) -> Assessment | None:
@@ -121,9 +139,75 @@ class SupportAssessor:
         when that place has no text to compare with. Whatever the score, a claim that changes
         a number, a negation or a quantifier of its best passage is at most partly supported
         (:func:`~citecheck.guard.claim_conflicts`)."""
-        found = self._candidates(claim, document, within)
-        if not found:
-            return None
+        found = self._ranked([claim], document, within)[0]
+        return self._assessed(claim, found, document, within) if found else None
+
+    def assess_many(
+        self, claims: Sequence[str], documents: Sequence[Document]
+    ) -> list[Assessment | None]:
+        """Each claim graded at its best passage in ``documents``: the one closest to it over
+        all of them (by cosine with an embedder; on a tie, the earlier document's), graded and
+        guarded as :meth:`assess` grades a claim. Every claim is ``None`` when no document
+        holds a word to compare with (:meth:`readable`). A batch of claims is embedded in one
+        call, each document's chunks once."""
+        best: list[tuple[Document, tuple[Evidence, ...]] | None] = [None] * len(claims)
+        for document in self.readable(documents):
+            for index, found in enumerate(self._ranked(claims, document, None)):
+                held = best[index]
+                if found and (held is None or _closeness(found[0]) > _closeness(held[1][0])):
+                    best[index] = (document, found)
+        return [
+            None if held is None else self._assessed(claim, held[1], held[0], None)
+            for claim, held in zip(claims, best, strict=True)
+        ]
+
+    def readable(self, documents: Sequence[Document]) -> list[Document]:
+        """The documents with a word in the chunks compared with a claim: a source of nothing
+        but Markdown markup or punctuation has no text to support anything (its chunks are
+        embedded now, once)."""
+        return [d for d in documents if any(WORD.search(c.text) for c in self._chunks_of(d))]
+
+    def verbatim(self, claim: str, documents: Sequence[Document]) -> Evidence | None:
+        """The lexical look: where the claim's words stand nearly verbatim (fuzzy alignment at
+        ``fuzzy_threshold``) in a readable document, with no change of meaning; the first
+        such place, or ``None``. A claim whose vector says less than its words is found here."""
+        for document in self.readable(documents):
+            found = self.fuzzy.find(claim, document)
+            if found and not conflicts_at(claim, found[0], document):
+                return found[0]
+        return None
+
+    def prefetch(self, claims: Sequence[str], documents: Sequence[Document] = ()) -> None:
+        """Embed ``claims``, and the chunks of ``documents``, in one batch ahead of assessing
+        them one by one.
+
+        A model embeds one large batch far faster than the same texts a few at a time (its
+        batches are full and sorted by length; on a GPU many times faster). Only the
+        embedder's cache is filled. The chunks come from a dry run of the matcher's own
+        chunking (an embedder that notes the texts it is asked for), never from a second copy
+        of it."""
+        if self.matcher is not None:
+            self.matcher.prefetch([*self._chunk_texts(documents), *claims])
+
+    def _chunk_texts(self, documents: Sequence[Document]) -> list[str]:
+        """The texts the matcher embeds for ``documents``, without embedding them."""
+        if not documents or self.matcher is None:
+            return []
+        noted = _NotedTexts(self.matcher.budget)
+        dry_run = self._matcher(noted, cache_documents=0)
+        for document in documents:
+            dry_run.chunks(document)
+        return noted.texts
+
+    def _assessed(
+        self,
+        claim: str,
+        found: tuple[Evidence, ...],
+        document: Document,
+        within: Span | None,
+    ) -> Assessment:
+        """The grade of ``claim`` from its candidate passages ``found`` (best first) in
+        ``document``, by the judge, the support model or the bare cosine, then guarded."""
         if self.judge is not None:
             probabilities = judge_many(self.judge, claim, [e.text for e in found])
             judged = sorted(
@@ -142,7 +226,7 @@ class SupportAssessor:
             )
             return _guarded(assessment, claim, document, within)
         best = found[0]
-        cosine = float(best.scores.get("cosine", best.score))
+        cosine = _closeness(best)
         signals = support_signals(claim, Span(best.start, best.end), document.text, cosine, within)
         if self.model is None:
             assessment = Assessment(
@@ -157,11 +241,6 @@ class SupportAssessor:
             assessment = Assessment(self._grade(probability), probability, found, detail, signals)
         return _guarded(assessment, claim, document, within)
 
-    def prefetch(self, claims: Sequence[str]) -> None:
-        """Embed ``claims`` in one batch ahead of assessing them one by one."""
-        if self.matcher is not None:
-            self.matcher.prefetch(claims)
-
     def _grade(self, score: float) -> Grade:
         if score >= self.supported:
             return Grade.SUPPORTED
@@ -169,14 +248,59 @@ class SupportAssessor:
             return Grade.PARTIAL
         return Grade.UNSUPPORTED
 
-    def _candidates(
-        self, claim: str, document: Document, within: Span | None
-    ) -> tuple[Evidence, ...]:
+    def _ranked(
+        self, claims: Sequence[str], document: Document, within: Span | None
+    ) -> list[tuple[Evidence, ...]]:
+        """Each claim's candidate passages in ``within`` of ``document``, best first."""
         if self.matcher is not None:
-            return tuple(self.matcher.rank(claim, document, within))
-        return _by_shared_words(
-            claim, document, within, self.candidates, self.min_chunk_length_chars
-        )
+            return [tuple(found) for found in self.matcher.rank_many(claims, document, within)]
+        return [
+            _by_shared_words(claim, document, within, self.candidates, self.min_chunk_length_chars)
+            for claim in claims
+        ]
+
+    def _chunks_of(self, document: Document) -> Sequence[Chunk]:
+        if self.matcher is not None:
+            return self.matcher.chunks(document)
+        return _chunks(document.text, self.min_chunk_length_chars)
+
+
+def word_coverage(claim: str, passage: str) -> float | None:
+    """The share of the claim's words of four letters or more that stand in ``passage``
+    (normalised, compared whole); ``None`` when the claim has no such word. The second half of
+    the lexical look: a passage holding almost all of a claim's words likely says it."""
+    words = set(_CONTENT_WORD.findall(normalize(claim)))
+    if not words:
+        return None
+    present = set(_CONTENT_WORD.findall(normalize(passage)))
+    return len(words & present) / len(words)
+
+
+def conflicts_at(
+    claim: str, evidence: Evidence, document: Document, within: Span | None = None
+) -> list[str]:
+    """The changes of meaning the meaning guard finds between ``claim`` and the passage
+    ``evidence`` of ``document``, read with the text around it (inside ``within``)."""
+    around = neighbourhood(evidence.span, len(document.text), within)
+    return claim_conflicts(claim, evidence.text, document.text[around.start : around.end])
+
+
+class _NotedTexts:
+    """An embedder that embeds nothing: it notes the texts it is asked for and answers zero
+    vectors, so that a matcher built on it is a dry run of the real one's chunking. It reads
+    as many tokens as the real embedder, counted the same way, so it cuts the same windows."""
+
+    def __init__(self, budget: TokenBudget) -> None:
+        self.texts: list[str] = []
+        self.max_tokens = budget.max_tokens
+        self.token_spans = budget.token_spans
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.texts.extend(texts)
+        return [[0.0] for _ in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
 
 
 def _guarded(
@@ -185,9 +309,7 @@ def _guarded(
     """``assessment`` with the meaning guard applied: a claim that changes a number, a
     negation or a quantifier of its best passage is at most partly supported, and the detail
     says why."""
-    best = assessment.evidence[0]
-    around = neighbourhood(best.span, len(document.text), within)
-    conflicts = claim_conflicts(claim, best.text, document.text[around.start : around.end])
+    conflicts = conflicts_at(claim, assessment.evidence[0], document, within)
     if not conflicts:
         return assessment
     grade = Grade.PARTIAL if assessment.grade is Grade.SUPPORTED else assessment.grade
@@ -199,7 +321,7 @@ def _by_shared_words(
     claim: str, document: Document, within: Span | None, k: int, min_chars: int
 ) -> tuple[Evidence, ...]:
     """Without an embedder: the sentences sharing the largest share of the claim's words."""
-    words = set(_WORD.findall(normalize(claim)))
+    words = set(WORD.findall(normalize(claim)))
     if not words:
         return ()
     region = within or Span(0, len(document.text))
@@ -209,7 +331,7 @@ def _by_shared_words(
         if c.start < region.end and c.end > region.start
     ]
     scored = sorted(
-        ((len(words & set(_WORD.findall(normalize(c.text)))) / len(words), c) for c in chunks),
+        ((len(words & set(WORD.findall(normalize(c.text)))) / len(words), c) for c in chunks),
         key=lambda pair: -pair[0],
     )[:k]
     return tuple(
@@ -222,6 +344,11 @@ def _by_shared_words(
 def _chunks(text: str, min_chars: int) -> tuple[Chunk, ...]:
     """A document's chunks, kept for the next claim citing it."""
     return tuple(chunk_text(text, min_chunk_length_chars=min_chars))
+
+
+def _closeness(evidence: Evidence) -> float:
+    """How close a candidate passage is to the claim: its cosine, else its score."""
+    return float(evidence.scores.get("cosine", evidence.score))
 
 
 def _with_score(
