@@ -89,7 +89,8 @@ def text_panel(page: str) -> str:
 def test_every_format_is_saved_by_its_suffix(report: Report, tmp_path: Path, name: str) -> None:
     if name == "xlsx":
         pytest.importorskip("openpyxl")
-    path = report.save(tmp_path / f"report{exports.FORMATS[name]}")
+    path = tmp_path / f"report{exports.FORMATS[name]}"
+    report.save(path)
     assert path.is_file()
     assert path.stat().st_size > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no temporary file left
@@ -106,13 +107,15 @@ def test_other_suffixes_and_any_case_name_a_format(suffix: str, name: str) -> No
 
 
 def test_the_format_argument_wins_over_the_suffix(report: Report, tmp_path: Path) -> None:
-    path = report.save(tmp_path / "report.txt", "junit")
+    path = tmp_path / "report.txt"
+    report.save(path, "junit")
     ET.fromstring(path.read_bytes())
     assert exports.format_for("x.json", "Markdown") == "md"
 
 
 def test_json_is_the_reports_own(report: Report, tmp_path: Path) -> None:
-    path = report.save(tmp_path / "r.json")
+    path = tmp_path / "r.json"
+    report.save(path)
     assert json.loads(path.read_text("utf-8")) == report.to_dict()
 
 
@@ -520,7 +523,8 @@ def test_save_refuses_an_unknown_format(report: Report, tmp_path: Path) -> None:
 def test_a_save_that_fails_leaves_the_old_file_whole(
     report: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    target = report.save(tmp_path / "report.html")
+    target = tmp_path / "report.html"
+    report.save(target)
     before = target.read_bytes()
 
     def refuse(*args: object) -> None:

@@ -8,16 +8,25 @@ run and still open years later. Every text from the report is escaped with
 The citing text is shown with each citation marker highlighted in its status colour, and the
 excerpt or claim it vouches for tinted. Markers are never dropped: markers that share or
 overlap a span are merged into one region and their elements nested there, so the page has one
-``.cc-cite`` element per result with a span. Results are grouped by status in ``<details>``
-sections, only the failures open and only the first few of them expanded, and the script is a
-handful of delegated listeners: a page of ten thousand citations stays quick to open.
+``.cc-cite`` element per result with a span. The text is cut into blocks (its paragraphs, and
+long paragraphs at a space every :data:`TEXT_BLOCK` characters) that the browser lays out only
+when they come into view.
+
+Results are grouped by status in ``<details>`` sections, only the failures open and only the
+first few of them expanded. Each group writes its first :data:`RESULTS_PAGE` results into the
+page; the rest are data, one JSON blob (``<script type="application/json" id="cc-data">``),
+that the script turns into elements a page at a time when asked ("show more", or a click on a
+citation whose result is not shown yet), each result's details only when it is opened. The
+script is a handful of delegated listeners, and it does nothing at load but label the "show
+more" buttons: a page of ten thousand citations opens about as fast as one of a few hundred.
+Without a script the summary, the text and the first results of each group still show.
 """
 
 from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -44,6 +53,14 @@ EXPANDED_RESULTS = 20
 
 EVIDENCE_SHOWN = 3
 """Passages shown per result: the best and the next best, for comparison."""
+
+RESULTS_PAGE = 100
+"""Results of a group written into the page as elements; the rest are shown this many at a
+time, from the page's data, by its script."""
+
+TEXT_BLOCK = 2000
+"""A paragraph of the text longer than this many characters is cut into blocks of about this
+size (at a space outside any highlight), so the browser lays out only those in view."""
 
 CONTEXT_SHOWN = 160
 """Characters of context shown on either side of a passage: a sentence or two, enough to
@@ -101,6 +118,7 @@ def to_html(report: Report) -> str:
     from citecheck import __version__
 
     title = f"citecheck report: {report.kind}, {report.outcome}"
+    results, data = _results_section(report)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -116,11 +134,12 @@ def to_html(report: Report) -> str:
         "<main>",
         *_notices(report),
         *_text_section(report),
-        *_results_section(report),
+        *results,
         *_appendix(report),
         f"<footer>Written by citecheck {esc(__version__)}.</footer>",
         "</main>",
         '<div id="cc-pop" class="cc-pop" role="dialog" aria-label="verdict" hidden></div>',
+        *_data_script(data),
         f"<script>\n{_asset('report.js')}</script>",
         "</body>",
         "</html>",
@@ -246,16 +265,55 @@ def _highlighted_text(report: Report, text: str) -> str:
     ]
     markers = _regions(marker_spans, marker=True)
     claims = _regions(((s, e, i) for s, e, i in claim_spans if e > s), marker=False)
-    out = []
+    blocks: list[str] = []
+    out: list[str] = []
+    filled = 0  # characters in the block so far
     for start, end, region in _segments(len(text), markers, claims):
-        piece = esc(text[start:end])
-        if region is None:
-            out.append(piece)
-        elif region.marker:
-            out.append(_marker(results, region, piece))
-        else:
-            out.append(_claim(results, region, piece))
-    return "".join(out)
+        if region is not None:
+            piece = esc(text[start:end])
+            out.append(
+                _marker(results, region, piece) if region.marker else _claim(results, region, piece)
+            )
+            filled += end - start
+            continue
+        at = start
+        for cut in _cuts(text, start, end, filled):
+            out.append(esc(text[at:cut]))
+            blocks.append(_block(out, cut - at + filled))
+            out, filled, at = [], 0, cut
+        out.append(esc(text[at:end]))
+        filled += end - at
+    if out:
+        blocks.append(_block(out, filled))
+    return "".join(blocks)
+
+
+def _cuts(text: str, start: int, end: int, filled: int) -> Iterator[int]:
+    """Where a block may end in an unhighlighted stretch ``text[start:end]`` of the text, the
+    block holding ``filled`` characters before it: after each line break, and after a space
+    once the block holds :data:`TEXT_BLOCK` characters."""
+    at = start
+    while at < end:
+        newline = text.find("\n", at, end)
+        full = at + TEXT_BLOCK - filled
+        space = text.find(" ", max(at, full), end) if full < end else -1
+        found = [i for i in (newline, space) if i >= 0]
+        if not found:
+            return
+        at = min(found) + 1
+        filled = 0
+        yield at
+
+
+def _block(pieces: list[str], length: int) -> str:
+    """One block of the text, with a guess at its height for the browser to use until it lays
+    the block out (a line of about 100 characters, at the text's line height)."""
+    lines = max(1, -(-length // 100))
+    return (
+        f'<p class="cc-block" style="contain-intrinsic-size: auto {lines * 1.7:.1f}em">'
+        + "".join(pieces)
+        + "</p>"
+    )
 
 
 def _worst_first(results: tuple[Result, ...], indices: list[int]) -> list[int]:
@@ -275,14 +333,13 @@ def _marker(results: tuple[Result, ...], region: _Region, piece: str) -> str:
 
 
 def _claim(results: tuple[Result, ...], region: _Region, piece: str) -> str:
+    """The excerpt or claim, tinted in the worst colour of the results it vouches for (a click
+    shows their verdicts)."""
     ordered = _worst_first(results, region.results)
     worst = results[ordered[0]].status.value
-    title = "; ".join(
-        f"{status_word(results[i].status)}: {source_label(results[i])}" for i in ordered
-    )
     return (
-        f'<span class="cc-claim cc-{worst}" data-results="{" ".join(map(str, ordered))}" '
-        f'title="{esc(title)}">{piece}</span>'
+        f'<span class="cc-claim cc-{worst}" data-results="{" ".join(map(str, ordered))}">'
+        f"{piece}</span>"
     )
 
 
@@ -296,14 +353,17 @@ def _text_section(report: Report) -> list[str]:
 # -- the results, grouped by status -----------------------------------------------------------
 
 
-def _results_section(report: Report) -> list[str]:
+def _results_section(report: Report) -> tuple[list[str], dict[str, Any]]:
+    """The results' elements, and the page's data: the results past the first
+    :data:`RESULTS_PAGE` of each group, for the script to show when asked."""
     parts = ["<h2>Results</h2>"]
     if not report.results:
-        return [*parts, '<p class="cc-panel">No citations were found.</p>']
+        return [*parts, '<p class="cc-panel">No citations were found.</p>'], {}
     groups: dict[Status, list[int]] = {status: [] for status in SEVERITY}
     for index, result in enumerate(report.results):
         groups[result.status].append(index)
     budget = EXPANDED_RESULTS
+    later: dict[str, list[list[Any]]] = {}
     for status, indices in groups.items():
         if not indices:
             continue
@@ -311,13 +371,29 @@ def _results_section(report: Report) -> list[str]:
         expand = budget if failing else 0
         budget -= min(expand, len(indices))
         parts.append(_group(report, status, indices, expand))
-    return parts
+        if len(indices) > RESULTS_PAGE:
+            later[status.value] = [_data(i, report.results[i]) for i in indices[RESULTS_PAGE:]]
+    if not later:
+        return parts, {}
+    words = {status.value: status_word(status) for status in SEVERITY}
+    texts = _share_passages(item[8] for items in later.values() for item in items)
+    return parts, {"words": words, "groups": later, "texts": texts}
 
 
 def _group(report: Report, status: Status, indices: list[int], expand: int) -> str:
+    """A status's section: its first :data:`RESULTS_PAGE` results, then how many more the
+    script can show."""
     entries = "".join(
-        _entry(index, report.results[index], expanded=n < expand) for n, index in enumerate(indices)
+        _entry(index, report.results[index], expanded=n < expand)
+        for n, index in enumerate(indices[:RESULTS_PAGE])
     )
+    if len(indices) > RESULTS_PAGE:
+        entries += (
+            f'<p class="cc-more" data-group="{status.value}" data-shown="{RESULTS_PAGE}" '
+            f'data-total="{len(indices)}">'
+            f"The first {RESULTS_PAGE} of {len(indices)} are shown; the page's script shows "
+            "the others.</p>"
+        )
     opened = " open" if expand else ""
     return (
         f'<details class="cc-group" id="cc-g-{status.value}"{opened}><summary>'
@@ -327,6 +403,8 @@ def _group(report: Report, status: Status, indices: list[int], expand: int) -> s
 
 
 def _entry(index: int, result: Result, *, expanded: bool) -> str:
+    """One result as elements: its verdict in one line, its details when opened. report.js
+    builds the same elements from :func:`_data` (test_html_browser.py checks that they are)."""
     status = result.status.value
     opened = " open" if expanded else ""
     return (
@@ -343,8 +421,8 @@ def _entry(index: int, result: Result, *, expanded: bool) -> str:
 def _body(index: int, result: Result) -> str:
     citation = result.citation
     parts = []
-    if citation.checked_text:  # the claim around an excerpt stands in the text above
-        label = "excerpt" if citation.excerpt else "claim"
+    label = _checked_label(result)
+    if label:  # the claim around an excerpt stands in the text above
         parts.append(f'<p><span class="cc-label">{label}</span> {esc(citation.checked_text)}</p>')
     marker = [f"<code>{esc(citation.raw)}</code>"] if citation.raw else []
     if citation.span is not None:
@@ -363,19 +441,121 @@ def _body(index: int, result: Result) -> str:
     return "".join(parts)
 
 
+def _checked_label(result: Result) -> str:
+    """What the words the citation vouches for are: ``excerpt``, ``claim``, or nothing."""
+    citation = result.citation
+    if not citation.checked_text:
+        return ""
+    return "excerpt" if citation.excerpt else "claim"
+
+
 def _evidence(evidence: Evidence) -> str:
     """Where the passage stands and how it scored, then the passage in its context with the
     matched span marked."""
-    where = [esc(evidence.source_id), esc(evidence.where()), esc(evidence.method)]
-    where.append(f"score {evidence.score:.2f}")
-    where.extend(f"{esc(name)} {_number(value)}" for name, value in evidence.scores.items())
     before = _context_before(evidence.context_before)
     after = _context_after(evidence.context_after)
     return (
-        f'<p class="cc-where">{" · ".join(where)}</p>'
+        f'<p class="cc-where">{esc(_where(evidence))}</p>'
         f'<blockquote class="cc-passage">{esc(before)}<mark>{esc(evidence.text)}</mark>'
         f"{esc(after)}</blockquote>"
     )
+
+
+def _where(evidence: Evidence) -> str:
+    """Where a passage stands and how it scored, in one line of plain text."""
+    where = [evidence.source_id, evidence.where(), evidence.method, f"score {evidence.score:.2f}"]
+    where.extend(f"{name} {_number(value)}" for name, value in evidence.scores.items())
+    return " · ".join(where)
+
+
+def _data(index: int, result: Result) -> list[Any]:
+    """A result as the page's data: what :func:`_entry` shows, as plain text, in a list that
+    report.js reads by position (``entry`` and ``body`` there). Its passages are
+    ``[where, before, text, after, …]`` here; :func:`_share_passages` may replace the texts."""
+    citation = result.citation
+    shown = result.evidence[:EVIDENCE_SHOWN]
+    return [
+        index,
+        f"{result.confidence:.2f}",
+        source_label(result),
+        result.reason,
+        _checked_label(result),
+        citation.checked_text or "",
+        citation.raw or "",
+        int(citation.span is not None),
+        [_passage(e) for e in shown],
+        len(result.evidence) - len(shown),
+        [[key, _json(value)] for key, value in result.details.items()],
+    ]
+
+
+def _passage(evidence: Evidence) -> list[Any]:
+    """``[where, before, text, after, cut, source, origin]``, the texts as :func:`_evidence`
+    shows them: ``cut`` says "…" starts ``before`` (1) or ends ``after`` (2), ``source`` and
+    ``origin`` where the context kept before the passage starts in its source (``None`` when
+    the passage's offsets do not fit its text), for :func:`_share_passages`."""
+    before = _context_before(evidence.context_before)
+    after = _context_after(evidence.context_after)
+    cut = (len(evidence.context_before) > CONTEXT_SHOWN) | 2 * (
+        len(evidence.context_after) > CONTEXT_SHOWN
+    )
+    origin = evidence.start - (len(before) - (cut & 1))
+    fits = evidence.end - evidence.start == len(evidence.text) and origin >= 0
+    source = evidence.source_id if fits else None
+    return [_where(evidence), before, evidence.text, after, cut, source, origin]
+
+
+def _share_passages(passage_lists: Iterable[list[list[Any]]]) -> list[str]:
+    """The passages' texts, each stretch of a source written once; returns the stretches.
+
+    Results that cite the same part of a source show much the same context, which the page
+    would hold once per passage. The passages of a source are merged into stretches of its
+    text, each passage becoming ``[where, stretch, a, b, c, d, cut]``: the context before is
+    ``stretches[stretch][a:b]`` (after "…" when ``cut & 1``), the matched words ``[b:c]``,
+    the context after ``[c:d]`` (then "…" when ``cut & 2``). A passage that disagrees with the
+    stretch it overlaps (its offsets are not the source's), or has no place, keeps its texts as
+    ``[where, before, text, after]``."""
+    by_source: dict[str, list[list[Any]]] = {}
+    for passages in passage_lists:
+        for passage in passages:
+            *shown, cut, source, origin = passage
+            passage[:] = shown
+            if source is not None:
+                by_source.setdefault(source, []).append([origin, cut, passage])
+    stretches: list[str] = []
+    for windows in by_source.values():
+        windows.sort(key=lambda window: window[0])
+        stretch, begin = "", -1
+        for origin, cut, passage in windows:
+            where, before, text, after = passage
+            kept = before[1:] if cut & 1 else before
+            window = kept + text + (after[:-1] if cut & 2 else after)
+            overlap = begin + len(stretch) - origin
+            if begin >= 0 and overlap >= 0:
+                if stretch[origin - begin : origin - begin + len(window)] != window[:overlap]:
+                    continue  # disagrees: keeps its texts
+                stretch += window[overlap:]
+            else:
+                if begin >= 0:
+                    stretches.append(stretch)
+                stretch, begin = window, origin
+            a = origin - begin
+            b = a + len(kept)
+            c = b + len(text)
+            passage[:] = [where, len(stretches), a, b, c, a + len(window), cut]
+        if begin >= 0:
+            stretches.append(stretch)
+    return stretches
+
+
+def _data_script(data: dict[str, Any]) -> list[str]:
+    """The page's data as one inert JSON element. ``<``, ``>`` and ``&`` are written as JSON
+    escapes, so no text in it can close the element (``</script>``) or read as markup."""
+    if not data:
+        return []
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return [f'<script type="application/json" id="cc-data">{text}</script>']
 
 
 def _context_before(text: str) -> str:
@@ -397,7 +577,7 @@ def _context_after(text: str) -> str:
 
 
 def _number(value: object) -> str:
-    return f"{value:.3g}" if isinstance(value, float) else esc(value)
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
 def _definitions(values: Mapping[str, Any]) -> str:
