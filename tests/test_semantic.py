@@ -646,7 +646,9 @@ def test_records_cli(
         f'data_file_name = "{given.as_posix()}"\noutput_file_name = "{out.as_posix()}"\n'
         "similarity_threshold = 0.55\n"
     )
-    assert main(["records", "--config", str(config), "--no-progress"]) == 0
+    # four records could not be validated, the fifth's citation is very likely true: nothing
+    # failed, something could not be checked
+    assert main(["records", "--config", str(config), "--no-progress"]) == 3
     summary = capsys.readouterr().out
     assert "5 records (4 with errors)" in summary
     done = json.loads(out.read_text(encoding="utf-8"))

@@ -351,6 +351,8 @@ def _run(argv: Sequence[str] | None) -> int:
         _warn(documents.warnings)
         report = verifier.verify(text, documents)
         _emit(report, args)
+    except BrokenPipeError:  # the reader of the report left: main ends quietly
+        raise
     except (CitecheckError, OSError, UnicodeDecodeError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
