@@ -4,14 +4,14 @@ For every (claim, evidence, supported) pair of the five sets read by ``claims_da
 evidence becomes one citecheck :class:`~citecheck.Document` and is graded by the same code the
 verifier runs on a claim citation:
 
-* citecheck support: :class:`citecheck.support.SupportAssessor` with the fitted
-  :data:`~citecheck.support_model.FITTED_SUPPORT_MODEL` (supported iff graded SUPPORTED; AUROC
-  on its probability);
+* citecheck support: :class:`citecheck.judging.support.SupportAssessor` with the fitted
+  :data:`~citecheck.judging.support_model.FITTED_SUPPORT_MODEL` (supported iff graded SUPPORTED;
+  AUROC on its probability);
 * the same before the meaning guard (its probability alone at the same threshold), to show
   what the guard costs or gains;
 * citecheck bare cosine: the same assessor with ``model=None`` (its best cosine over
   citecheck's own chunks at 0.6, capped at partial by the meaning guard);
-* citecheck labels: :class:`citecheck.semantic.SemanticValidator`, the labels of
+* citecheck labels: :class:`citecheck.records.labels.SemanticValidator`, the labels of
   ``validate_records`` (supported iff "likely true" or "very likely true").
 
 The baselines (max cosine at 0.6, 80 % word overlap, BM25 with a threshold fitted on CitInt
@@ -52,9 +52,9 @@ from pathlib import Path
 import claims_data as cd
 
 from citecheck import Document
-from citecheck.semantic import Label, SemanticValidator
-from citecheck.support import Assessment, Grade, SupportAssessor
-from citecheck.support_model import FITTED_SUPPORT_MODEL
+from citecheck.judging.support import Assessment, Grade, SupportAssessor
+from citecheck.judging.support_model import FITTED_SUPPORT_MODEL
+from citecheck.records.labels import Label, SemanticValidator
 
 PREFETCH = 256  # claims embedded in one batch
 LIMIT_SEED = 20251124  # the generator of the false claims

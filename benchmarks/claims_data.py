@@ -41,7 +41,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from citecheck.text import sentence_spans
+from citecheck.language.text import sentence_spans
 
 if TYPE_CHECKING:
     import numpy as np
@@ -526,7 +526,8 @@ _TOKEN = re.compile(r"\w+")
 
 @functools.cache
 def evidence_sentences(evidence: str) -> tuple[str, ...]:
-    """The evidence's sentences by ``citecheck.text.sentence_spans`` (the whole text if none).
+    """The evidence's sentences by ``citecheck.language.text.sentence_spans`` (the whole text if
+    none).
 
     Why sentences: a claim is usually backed by one or two sentences, and scoring it against a
     whole long page dilutes the match. Cached, because three baselines split the same texts.

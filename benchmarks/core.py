@@ -37,9 +37,9 @@ from typing import Any
 
 import citecheck
 from citecheck import Citation, Document, Report, Span, Status, Verifier
-from citecheck.alignment import align
+from citecheck.language.text import normalize
 from citecheck.matchers import FuzzyMatcher
-from citecheck.text import normalize
+from citecheck.matchers.alignment import align
 
 DEFAULT_SEED = 20240917
 DEFAULT_CITATIONS = 10_000

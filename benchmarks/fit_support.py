@@ -1,8 +1,8 @@
 """Fit citecheck's support model on Citation-Integrity train, and only there.
 
-Every train pair is graded by :class:`citecheck.support.SupportAssessor` exactly as the
+Every train pair is graded by :class:`citecheck.judging.support.SupportAssessor` exactly as the
 verifier grades a claim citation (the evidence as one document, citecheck's own chunks and
-MiniLM embeddings), and the :class:`~citecheck.support_model.SupportSignals` of its best
+MiniLM embeddings), and the :class:`~citecheck.judging.support_model.SupportSignals` of its best
 sentence are kept. A logistic regression on those signals is fitted by Newton's method with
 both classes weighed equally (so 0.5 is the balanced decision) and a small L2 penalty; the
 weight of a missing number may not be positive (see :func:`fit_weights`). Then:
@@ -30,8 +30,8 @@ import numpy as np
 from claims import CacheEmbedder, assess_pairs
 from numpy.typing import NDArray
 
-from citecheck.support import SupportAssessor
-from citecheck.support_model import SupportModel, SupportSignals
+from citecheck.judging.support import SupportAssessor
+from citecheck.judging.support_model import SupportModel, SupportSignals
 
 MODEL_FILE = cd.REPO_ROOT / "src" / "citecheck" / "support_model.py"
 L2 = 0.01
@@ -74,7 +74,7 @@ def fit_weights(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.fl
     Fitted freely on Citation-Integrity train, a missing number *raises* it (+0.20): a citing
     sentence's numbers often come from another cited work. Where that happens its weight is
     held at 0 and the other weights are refitted without it; the verifier caps the grade of a
-    claim with a missing number anyway (see :mod:`citecheck.support`).
+    claim with a missing number anyway (see :mod:`citecheck.judging.support`).
     """
     weights = fit_logistic(x, y)
     if weights[NUMBER_COLUMN + 1] <= 0:

@@ -1,8 +1,8 @@
 """Quote-localisation benchmark on real text: SQuAD v2 dev (half) and XQuAD en/de contexts.
 
 Gold quotes are single sentences (≥ 6 words) and 2–3-sentence spans of the contexts, cut with
-``citecheck.text.sentence_spans`` so their offsets are exact. The corpus is every context as a
-separate document, minus a few held-out articles whose sentences make the "not in corpus"
+``citecheck.language.text.sentence_spans`` so their offsets are exact. The corpus is every context
+as a separate document, minus a few held-out articles whose sentences make the "not in corpus"
 variant. Each variant perturbs the gold quotes in one way: noise that must still be located
 (and, where the words are unchanged, verified), or a change of meaning that must never be
 verified. Every system gets the same quotes and the same corpus:
@@ -48,8 +48,8 @@ from typing import Any
 import citecheck
 from citecheck import Document, Status
 from citecheck.documents import as_documents
+from citecheck.language.text import WORD, sentence_spans
 from citecheck.quotes import QuoteLocator, QuoteReport
-from citecheck.text import WORD, sentence_spans
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT / ".." / "shared" / "data" / "quotes"

@@ -9,7 +9,7 @@ loaded beforehand:
 
 1. **before**: blocks of one record, the path of citecheck before issue 16, where each record's
    sources were embedded on their own;
-2. **after**: blocks of :data:`citecheck.records.BLOCK_RECORDS` records, their sources and
+2. **after**: blocks of :data:`citecheck.records.validate.BLOCK_RECORDS` records, their sources and
    citations embedded in one call. The labels and confidences must equal those of (1); their
    counts are printed, so that a change to the labeller can be compared with an earlier run.
 
@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import Any
 
 import citecheck
-import citecheck.records
+import citecheck.records.validate
 from citecheck.embedders import SentenceTransformerEmbedder
-from citecheck.text import sentence_spans
+from citecheck.language.text import sentence_spans
 
 
 def build_records(data: Path, count: int, seed: int) -> list[dict[str, Any]]:
@@ -87,14 +87,14 @@ def timed(records: list[dict[str, Any]], model: Any, block: int) -> tuple[float,
     """One run with a cold cache over the loaded ``model``, in blocks of ``block`` records."""
     embedder = SentenceTransformerEmbedder()
     embedder._model = model  # same weights, loaded once; every vector is computed afresh
-    saved = citecheck.records.BLOCK_RECORDS
-    citecheck.records.BLOCK_RECORDS = block
+    saved = citecheck.records.validate.BLOCK_RECORDS
+    citecheck.records.validate.BLOCK_RECORDS = block
     try:
         started = time.perf_counter()
         done = citecheck.validate_records(records, embedder=embedder)
         return time.perf_counter() - started, done
     finally:
-        citecheck.records.BLOCK_RECORDS = saved
+        citecheck.records.validate.BLOCK_RECORDS = saved
 
 
 def resume(records: list[dict[str, Any]], expected: list[Any]) -> str:
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     model = SentenceTransformerEmbedder().model
     before, one_by_one = timed(records, model, 1)
     print(f"before (one record at a time): {before:.1f} s = {len(records) / before:.1f} records/s")
-    block = citecheck.records.BLOCK_RECORDS
+    block = citecheck.records.validate.BLOCK_RECORDS
     after, batched = timed(records, model, block)
     print(
         f"after (blocks of {block} records): {after:.1f} s = {len(records) / after:.1f} "

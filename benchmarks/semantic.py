@@ -33,7 +33,7 @@ from typing import Any
 
 import citecheck
 from citecheck.embedders import SentenceTransformerEmbedder
-from citecheck.text import sentence_spans
+from citecheck.language.text import sentence_spans
 
 TARGET_CLAIMS_PER_SECOND = 200
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.bibliography import BibEntry, Bibliography, family_names, read_bibliography
+from citecheck.documents.bibliography import BibEntry, Bibliography, family_names, read_bibliography
 from citecheck.errors import ConfigError, InputError, MissingDependencyError
 
 BIBTEX = r"""

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from citecheck.chunking import (
+from citecheck.errors import ConfigError, InputError, MissingDependencyError, SourceError
+from citecheck.language.chunking import (
     Chunk,
     builtin_splitter,
     chunk_text,
@@ -19,7 +20,6 @@ from citecheck.chunking import (
     plain_text,
     sentencex_splitter,
 )
-from citecheck.errors import ConfigError, InputError, MissingDependencyError, SourceError
 
 # -- helpers -------------------------------------------------------------------------------------
 
@@ -422,7 +422,7 @@ def test_bad_options_are_config_errors(options: dict[str, object], message: str)
 
 def test_importing_chunking_stays_light() -> None:
     code = (
-        "import sys, citecheck.chunking; "
+        "import sys, citecheck.language.chunking; "
         "print([m for m in ('markdown_it', 'sentencex') if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

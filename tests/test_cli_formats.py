@@ -85,6 +85,7 @@ def test_excel_needs_a_file_and_bad_targets_are_input_errors(
 
 
 def test_quotes_exit_by_the_same_rule(files: Path) -> None:
+    pytest.importorskip("bm25s")  # the quotes command needs the bm25 extra
     quotes = files / "quotes.txt"
     quotes.write_text("The ferry runs daily\n", encoding="utf-8")
     out = files / "rows.csv"
@@ -112,6 +113,7 @@ def test_refs_check_writes_junit(files: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_no_progress_bar_off_a_terminal(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("bm25s")  # the quotes command needs the bm25 extra
     quotes = files / "quotes.txt"
     quotes.write_text("The ferry runs daily\n" * 50, encoding="utf-8")
     main(["quotes", str(quotes), str(files / "notes.txt"), "-o", str(files / "rows.json")])

@@ -3,8 +3,8 @@
 A quotation checked with a marker (``verify``), located without one (``locate``,
 ``verify_quotes``) or quoted after a structured reference (``verify_references``) must come
 out with the same status, the same confidence and the same evidence span: one verdict policy
-(:mod:`citecheck.verdict`), whichever door it came through. Where a door has no cited place (the
-quotes job), a quote standing in another source is simply found there, so its expected status
+(:mod:`citecheck.judging.verdict`), whichever door it came through. Where a door has no cited place
+(the quotes job), a quote standing in another source is simply found there, so its expected status
 is the one of a marker citing that source.
 """
 
@@ -72,6 +72,7 @@ def through_references(quote: str, source: str = "a") -> Result:
 
 
 def through_quotes(quote: str) -> Result:
+    pytest.importorskip("bm25s")  # the quotes door needs the bm25 extra
     (result,) = citecheck.verify_quotes([quote], SOURCES).results
     return result
 
@@ -118,6 +119,7 @@ def test_a_located_quote_gets_the_verdict_of_a_marker_citing_where_it_stands(nam
 @pytest.mark.parametrize("name", CASES)
 def test_every_door_returns_the_one_report(name: str) -> None:
     quote = CASES[name][0]
+    pytest.importorskip("bm25s")  # the quotes door needs the bm25 extra
     reports = [
         citecheck.verify(f'"{quote}" [[a]]', SOURCES),
         citecheck.verify_quotes([quote], SOURCES),

@@ -24,7 +24,7 @@ import citecheck
 from citecheck import Report
 from citecheck.model import Status
 from citecheck.protocols import Embedder
-from citecheck.records import validate_records, verify_records
+from citecheck.records.validate import validate_records, verify_records
 from citecheck.testing.fakes import HashingEmbedder
 from test_consistency import CASES, SOURCES, through_verify
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 np = pytest.importorskip("numpy")
 
 from citecheck import Corpus, Document, Status, Verifier  # noqa: E402
-from citecheck.corpus import _windows, chunk_id  # noqa: E402
 from citecheck.errors import BackendError, ConfigError, FilterError, InputError  # noqa: E402
+from citecheck.indexes.corpus import _windows, chunk_id  # noqa: E402
 from citecheck.indexes.memory import MemoryIndex  # noqa: E402
 from citecheck.testing import HashingEmbedder  # noqa: E402
 

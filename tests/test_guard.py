@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 import citecheck
 from citecheck import Status, Verifier
-from citecheck.guard import claim_conflicts
-from citecheck.judges import CallableJudge
-from citecheck.semantic import Label, SemanticValidator
+from citecheck.judging.guard import claim_conflicts
+from citecheck.judging.judges import CallableJudge
+from citecheck.records.labels import Label, SemanticValidator
 from citecheck.testing import HashingEmbedder
 
 

@@ -23,7 +23,7 @@ import citecheck
 from citecheck import Document
 from citecheck.cli import main
 from citecheck.references import ReferenceVerifier, StructureMap, valmiki_ramayana
-from citecheck.syntax._scan import is_link_label
+from citecheck.syntax.scan import is_link_label
 
 SMALL = 10_000
 MAX_RATIO = 30.0

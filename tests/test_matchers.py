@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citecheck import ConfigError, Document
-from citecheck.alignment import align, widen_to_words
 from citecheck.matchers import ExactMatcher, FuzzyMatcher
+from citecheck.matchers.alignment import align, widen_to_words
 from citecheck.model import Span
 from citecheck.protocols import Matcher
 from citecheck.testing import MatcherConformance

@@ -8,6 +8,7 @@ import pytest
 
 import citecheck
 from citecheck import registry
+from citecheck._moved import MOVED
 from citecheck.errors import (
     BackendError,
     CitecheckError,
@@ -134,3 +135,15 @@ def test_pdf_extra_missing_names_the_install_command(monkeypatch: pytest.MonkeyP
     monkeypatch.setitem(sys.modules, "pypdf", None)
     with pytest.raises(MissingDependencyError, match=r'pip install "pycitecheck\[pdf\]"'):
         citecheck.Document.from_pdf("x", b"%PDF-1.4")
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_a_moved_module_still_imports_by_its_old_name_for_one_release(old: str) -> None:
+    import importlib
+
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match=f"{old} moved to {MOVED[old]}"):
+        module = importlib.import_module(old)
+    assert module is importlib.import_module(MOVED[old])
+    assert module.__spec__ is not None
+    assert module.__spec__.name == MOVED[old]

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from citecheck.judging.support_model import support_signals
+from citecheck.language.numbers import number_list, numbers_present, numbers_with_offsets
+from citecheck.language.quantities import stated_numbers, without_references
+from citecheck.language.text import normalize
 from citecheck.model import Span
-from citecheck.numbers import number_list, numbers_present, numbers_with_offsets
-from citecheck.quantities import stated_numbers, without_references
-from citecheck.support_model import support_signals
-from citecheck.text import normalize
 
 
 @pytest.mark.parametrize(

@@ -17,10 +17,10 @@ pytest.importorskip("rank_bm25")
 import citecheck
 from citecheck import ConfigError, Document, MissingDependencyError, Status
 from citecheck.matchers.bm25 import BM25Index, BM25Matcher, tokenize
+from citecheck.matchers.windows import make_windows
 from citecheck.protocols import Matcher
 from citecheck.quotes import QuoteConfig, QuoteLocator
 from citecheck.testing import HashingEmbedder, MatcherConformance
-from citecheck.windows import make_windows
 
 WORDS = (
     "harbour ferry island storm council budget winter bridge market river lantern orchard "

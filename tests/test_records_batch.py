@@ -12,11 +12,11 @@ from typing import Any, ClassVar
 
 import pytest
 
-import citecheck.records
+import citecheck.records.validate
 from citecheck import validate_records
 from citecheck.cli import main
 from citecheck.errors import BackendError, ConfigError
-from citecheck.records import MAX_RECORD_DEPTH, RecordConfig
+from citecheck.records.validate import MAX_RECORD_DEPTH, RecordConfig
 from citecheck.testing import HashingEmbedder
 
 TOPICS = ["river", "harvest", "census", "railway", "library", "vaccine", "orchard", "bridge"]
@@ -104,7 +104,7 @@ def test_blocks_split_a_long_batch_and_give_the_same_results(
 ) -> None:
     records = batch(9)
     whole = validate_records(records, embedder=Counting())
-    monkeypatch.setattr(citecheck.records, "BLOCK_RECORDS", 4)
+    monkeypatch.setattr(citecheck.records.validate, "BLOCK_RECORDS", 4)
     embedder = Counting()
     assert validate_records(records, embedder=embedder) == whole
     assert embedder.calls == 3, "one call per block of four records"
@@ -257,7 +257,7 @@ def run(*argv: str) -> int:
 def test_an_interrupted_run_resumes_where_it_stopped_and_gives_the_same_output(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(citecheck.records, "BLOCK_RECORDS", 3)
+    monkeypatch.setattr(citecheck.records.validate, "BLOCK_RECORDS", 3)
     data = write(tmp_path / "in.json", batch(10))
     whole, out = tmp_path / "whole.json", tmp_path / "out.json"
     assert run(str(data), "-o", str(whole)) == UNTRUE_IN_EVERY_BATCH
@@ -301,7 +301,7 @@ def test_a_line_cut_short_by_a_crash_is_dropped_on_resume(
 
 def checkpoint_of(data: Path, out: Path, tmp_path: Path) -> str:
     """The checkpoint of a complete run over ``data``: interrupted just before it is removed."""
-    from citecheck._record_files import Checkpoint
+    from citecheck.records.files import Checkpoint
 
     real = Checkpoint.remove
     kept: list[str] = []

@@ -12,8 +12,8 @@ import pytest
 
 from citecheck import ConfigError, validate_records
 from citecheck.cli import main
-from citecheck.records import RecordConfig
-from citecheck.semantic import LABEL_SETS, Label, SemanticValidator, label_names
+from citecheck.records.labels import LABEL_SETS, Label, SemanticValidator, label_names
+from citecheck.records.validate import RecordConfig
 from citecheck.testing import HashingEmbedder
 
 SOURCE = (

@@ -10,7 +10,7 @@ import pytest
 
 from citecheck import Citation, Document, Report, Result, Status, Verifier, verify
 from citecheck.cli import main
-from citecheck.resolution import SourceResolver, Unresolved
+from citecheck.verification.resolution import SourceResolver, Unresolved
 
 BOILING = "Water boils at 100 degrees at sea level. It freezes at 0 degrees."
 MELTING = "Ice melts when it is warmed above 0 degrees. Salt lowers the melting point."

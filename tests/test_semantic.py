@@ -24,18 +24,18 @@ from citecheck.errors import (  # noqa: E402
     InputError,
     MissingDependencyError,
 )
-from citecheck.judges import CallableJudge, judge_many  # noqa: E402
-from citecheck.matchers.embedding import EmbeddingMatcher  # noqa: E402
-from citecheck.model import Span  # noqa: E402
-from citecheck.protocols import Judge, Matcher  # noqa: E402
-from citecheck.records import RecordConfig, validate_records  # noqa: E402
-from citecheck.semantic import Label, SemanticValidator, Thresholds  # noqa: E402
-from citecheck.support import Grade, SupportAssessor  # noqa: E402
-from citecheck.support_model import (  # noqa: E402
+from citecheck.judging.judges import CallableJudge, judge_many  # noqa: E402
+from citecheck.judging.support import Grade, SupportAssessor  # noqa: E402
+from citecheck.judging.support_model import (  # noqa: E402
     FITTED_SUPPORT_MODEL,
     SupportSignals,
     support_signals,
 )
+from citecheck.matchers.embedding import EmbeddingMatcher  # noqa: E402
+from citecheck.model import Span  # noqa: E402
+from citecheck.protocols import Judge, Matcher  # noqa: E402
+from citecheck.records.labels import Label, SemanticValidator, Thresholds  # noqa: E402
+from citecheck.records.validate import RecordConfig, validate_records  # noqa: E402
 from citecheck.testing import HashingEmbedder, MatcherConformance  # noqa: E402
 
 
@@ -556,7 +556,7 @@ def test_cross_encoder_judge_with_a_tiny_random_nli_model(tmp_path: Path) -> Non
     from tokenizers import Tokenizer, models, pre_tokenizers, processors
     from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
 
-    from citecheck.judges import CrossEncoderJudge
+    from citecheck.judging.judges import CrossEncoderJudge
 
     words = "the a budget committee approved rejected was it not rain fell".split()
     vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", *words])}

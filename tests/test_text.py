@@ -3,7 +3,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citecheck.text import NormalizedText, WordPairs, normalize, pair_hashes, sentence_spans
+from citecheck.language.text import (
+    NormalizedText,
+    WordPairs,
+    normalize,
+    pair_hashes,
+    sentence_spans,
+)
 
 
 def test_normalisation_absorbs_typographic_noise() -> None:

@@ -16,20 +16,20 @@ from hypothesis import strategies as st
 np = pytest.importorskip("numpy")
 
 from citecheck import Document, Status, Verifier  # noqa: E402
-from citecheck.chunking import chunk_text, model_chunks  # noqa: E402
-from citecheck.corpus import Corpus  # noqa: E402
 from citecheck.embedders import CachedEmbedder, token_budget  # noqa: E402
 from citecheck.errors import BackendError, ConfigError  # noqa: E402
-from citecheck.matchers.embedding import EmbeddingMatcher  # noqa: E402
-from citecheck.protocols import TokenLimited  # noqa: E402
-from citecheck.records import validate_records  # noqa: E402
-from citecheck.testing import HashingEmbedder  # noqa: E402
-from citecheck.tokens import (  # noqa: E402
+from citecheck.indexes.corpus import Corpus  # noqa: E402
+from citecheck.language.chunking import chunk_text, model_chunks  # noqa: E402
+from citecheck.language.tokens import (  # noqa: E402
     DEFAULT_MAX_TOKENS,
     TokenBudget,
     estimate_token_spans,
     token_windows,
 )
+from citecheck.matchers.embedding import EmbeddingMatcher  # noqa: E402
+from citecheck.protocols import TokenLimited  # noqa: E402
+from citecheck.records.validate import validate_records  # noqa: E402
+from citecheck.testing import HashingEmbedder  # noqa: E402
 
 _FILLER = [  # no negations: the meaning guard reads the words around a passage
     "so what we were trying to do back then was get everybody in the same room",

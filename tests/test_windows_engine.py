@@ -13,8 +13,8 @@ import citecheck
 from citecheck import ConfigError, Document
 from citecheck.matchers.bm25 import BM25Matcher, SearchOptions, WindowSearch, tokenize
 from citecheck.matchers.needle import needle
+from citecheck.matchers.windows import DOCUMENT_SEPARATOR, make_windows
 from citecheck.model import Span
-from citecheck.windows import DOCUMENT_SEPARATOR, make_windows
 
 pytest.importorskip("bm25s")
 

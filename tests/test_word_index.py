@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from citecheck import Document, Status, Verifier
 from citecheck.matchers import ExactMatcher, FuzzyMatcher
-from citecheck.matchers._word_index import WordIndex
+from citecheck.matchers.word_index import WordIndex
 from citecheck.model import Evidence, Span
 
 _VOCABULARY = "the survey of rural clinics found that public pension funds rose steadily".split()

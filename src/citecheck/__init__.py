@@ -6,8 +6,8 @@
 True
 """
 
+from citecheck import _moved
 from citecheck._api import extract, locate, verify, verify_quotes
-from citecheck.corpus import Corpus
 from citecheck.documents import Document, Page, Section, Segment, split_sources
 from citecheck.documents.files import load_paths
 from citecheck.errors import (
@@ -22,12 +22,13 @@ from citecheck.errors import (
     StructureMapError,
     UnknownBackendError,
 )
+from citecheck.indexes.corpus import Corpus
 from citecheck.locations import Location
 from citecheck.model import Citation, Evidence, Result, Span, Status
 from citecheck.records import validate_records, verify_records
 from citecheck.references import evaluate_dataset, verify_references
 from citecheck.report import Report
-from citecheck.verifier import Verifier
+from citecheck.verification.verifier import Verifier
 
 __all__ = [
     "BackendError",
@@ -67,3 +68,5 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+_moved.install()  # the old module names, for one release

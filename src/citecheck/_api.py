@@ -1,5 +1,5 @@
-"""One-shot functions over a :class:`~citecheck.verifier.Verifier`, like ``httpx.get`` over a
-client. Build a ``Verifier`` yourself to reuse one configuration for many texts."""
+"""One-shot functions over a :class:`~citecheck.verification.verifier.Verifier`, like ``httpx.get``
+over a client. Build a ``Verifier`` yourself to reuse one configuration for many texts."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from citecheck.protocols import Embedder
 from citecheck.quotes import QuoteConfig, QuoteLocator, QuoteReport
 from citecheck.report import Report
 from citecheck.syntax import extract_citations
-from citecheck.verifier import Verifier
+from citecheck.verification.verifier import Verifier
 
 __all__ = ["extract", "locate", "verify", "verify_quotes"]
 

@@ -34,11 +34,11 @@ from citecheck.documents import Document
 from citecheck.documents.files import decode_text, load_paths
 from citecheck.embedders.sentence_transformers import DEFAULT_MODEL
 from citecheck.errors import CitecheckError
-from citecheck.verifier import Verifier
+from citecheck.verification.verifier import Verifier
 
 if TYPE_CHECKING:
-    from citecheck._record_files import Checkpoint
-    from citecheck.records import RecordConfig
+    from citecheck.records.files import Checkpoint
+    from citecheck.records.validate import RecordConfig
     from citecheck.references import ReferenceExtractor
     from citecheck.report import Report
 
@@ -425,8 +425,8 @@ def _quotes(args: argparse.Namespace) -> int:
 
 
 def _records(args: argparse.Namespace) -> int:
-    from citecheck._record_files import Checkpoint, checkpoint_path, read_records
-    from citecheck.records import BLOCK_RECORDS, iter_validated_records
+    from citecheck.records.files import Checkpoint, checkpoint_path, read_records
+    from citecheck.records.validate import BLOCK_RECORDS, iter_validated_records
 
     checkpoint: Checkpoint | None = None
     try:
@@ -487,8 +487,8 @@ _INTERRUPTED = 130
 def _records_files(args: argparse.Namespace) -> tuple[RecordConfig, Path, Path]:
     """The options, the input and the output of ``citecheck records``, said on stderr; an
     output (or its checkpoint) that is the input, under any name, is an error."""
-    from citecheck._record_files import checkpoint_path, same_file
-    from citecheck.records import RecordConfig
+    from citecheck.records.files import checkpoint_path, same_file
+    from citecheck.records.validate import RecordConfig
 
     config_path = args.config or _found_config(args.input)
     if config_path is None:
@@ -523,14 +523,14 @@ def _records_files(args: argparse.Namespace) -> tuple[RecordConfig, Path, Path]:
 def _write_records(checkpoint: Checkpoint, target: Path, config: RecordConfig) -> tuple[str, int]:
     """Write the output from the checkpoint; the summary line of the run and its exit status,
     by the rule every command shares: a label's status (:attr:`Label.status
-    <citecheck.semantic.Label.status>`) failed for some citation, 1; nothing failed but
+    <citecheck.records.labels.Label.status>`) failed for some citation, 1; nothing failed but
     something could not be labelled, 3; every citation verified, 0; nothing at all labelled
     (every record unreadable), 2."""
     from collections import Counter
 
-    from citecheck._record_files import write_output
     from citecheck.model import Status
-    from citecheck.semantic import label_names
+    from citecheck.records.files import write_output
+    from citecheck.records.labels import label_names
 
     done = list(checkpoint.results())
     write_output(target, done)

@@ -211,7 +211,7 @@ class Evidence:
 class Result:
     """The verdict on one :class:`Citation`: status, confidence, evidence (best first), reason.
 
-    ``confidence`` means the same at every front door (see :mod:`citecheck.verdict`).
+    ``confidence`` means the same at every front door (see :mod:`citecheck.judging.verdict`).
     ``details`` holds what one front door knows beyond that, JSON-ready: a quote's index in its
     input and whether it has an ellipsis, a record's label, a reference's occurrence. Figures
     about a passage belong in its :attr:`Evidence.scores`.

@@ -89,7 +89,7 @@ class TokenLimited(Protocol):
     more: a longer source passage is cut into overlapping windows that fit, and a longer query
     is embedded as the mean of its windows. ``token_spans`` counts as the model does: each
     text's tokens as ``(start, end)`` character spans, in order. Without it citecheck measures
-    with :func:`~citecheck.tokens.estimate_token_spans`, which overcounts.
+    with :func:`~citecheck.language.tokens.estimate_token_spans`, which overcounts.
     """
 
     max_tokens: int
@@ -104,8 +104,8 @@ class Judge(Protocol):
     """Says how likely a passage supports a claim: a probability in [0, 1].
 
     Any callable ``(claim, evidence) -> float`` fits: an NLI model
-    (:class:`~citecheck.judges.CrossEncoderJudge`), an LLM call
-    (:class:`~citecheck.judges.CallableJudge`), a rule. Judges know nothing of documents.
+    (:class:`~citecheck.judging.judges.CrossEncoderJudge`), an LLM call
+    (:class:`~citecheck.judging.judges.CallableJudge`), a rule. Judges know nothing of documents.
     """
 
     def __call__(self, claim: str, evidence: str) -> float:

@@ -2,11 +2,12 @@
 
 ``verify``, ``verify_quotes`` and ``verify_references`` all return a :class:`Report` of
 :class:`~citecheck.Result`\\ s: one per citation, quote or reference, with the same
-:class:`~citecheck.Status` vocabulary and the same confidence scale (:mod:`citecheck.verdict`).
-What only one door knows lives in :attr:`Report.metadata` (the run's settings),
-:meth:`Report.metrics` (its statistics), :attr:`Result.details` and :attr:`Evidence.scores`;
-the quote rows and the reference JSON of earlier releases are projections of it. The file
-formats (JSON Lines, CSV, Excel, Markdown, JUnit, HTML) are written by :mod:`citecheck.exports`.
+:class:`~citecheck.Status` vocabulary and the same confidence scale
+(:mod:`citecheck.judging.verdict`). What only one door knows lives in :attr:`Report.metadata` (the
+run's settings), :meth:`Report.metrics` (its statistics), :attr:`Result.details` and
+:attr:`Evidence.scores`; the quote rows and the reference JSON of earlier releases are projections
+of it. The file formats (JSON Lines, CSV, Excel, Markdown, JUnit, HTML) are written by
+:mod:`citecheck.exports`.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from citecheck.model import Result, Status
 if TYPE_CHECKING:
     import pandas
 
-    from citecheck.resolution import SourceMapping
+    from citecheck.verification.resolution import SourceMapping
 
 __all__ = ["DEFAULT_ACCEPTED", "Outcome", "Report"]
 

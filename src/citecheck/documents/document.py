@@ -24,9 +24,9 @@ from citecheck.documents.structure import (
     slugify,
 )
 from citecheck.errors import InputError, LocationError, LocationKindError, SourceError
+from citecheck.language.text import WORD, NormalizedText, WordPairs
 from citecheck.locations import Location
 from citecheck.model import CONTEXT_CHARS, Evidence, Span
-from citecheck.text import WORD, NormalizedText, WordPairs
 
 __all__ = ["Document"]
 
@@ -256,8 +256,8 @@ class Document:
     @property
     def word_pairs(self) -> WordPairs:
         """Hashes of every pair of consecutive normalised words, as
-        :func:`~citecheck.text.pair_hashes` makes them: a compact way to rule a long document
-        out before searching it (a passage it holds shares its word pairs). ``pair in
+        :func:`~citecheck.language.text.pair_hashes` makes them: a compact way to rule a long
+        document out before searching it (a passage it holds shares its word pairs). ``pair in
         document.word_pairs`` asks whether it holds one."""
         result: WordPairs = self._cached("pairs", lambda: WordPairs.of(self.words[1]))
         return result

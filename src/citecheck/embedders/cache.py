@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
-from citecheck.tokens import DEFAULT_MAX_TOKENS, TokenBudget, estimate_token_spans
+from citecheck.language.tokens import DEFAULT_MAX_TOKENS, TokenBudget, estimate_token_spans
 
 if TYPE_CHECKING:
     import numpy as np
@@ -211,14 +211,14 @@ def embed_texts(embedder: Embedder, texts: Sequence[str]) -> npt.NDArray[np.floa
 
 
 def token_budget(embedder: Embedder) -> TokenBudget:
-    """How much of a text ``embedder`` reads (:class:`~citecheck.tokens.TokenBudget`), from
+    """How much of a text ``embedder`` reads (:class:`~citecheck.language.tokens.TokenBudget`), from
     its optional ``max_tokens`` and ``token_spans`` (see :class:`~citecheck.protocols.
     TokenLimited`; a :class:`CachedEmbedder` answers for the embedder it wraps).
 
     An embedder that does not say is taken to read
-    :data:`~citecheck.tokens.DEFAULT_MAX_TOKENS` tokens, and one with no ``token_spans`` is
-    measured with :func:`~citecheck.tokens.estimate_token_spans`, which overcounts: texts are
-    then cut finer than needed, never longer than the model reads."""
+    :data:`~citecheck.language.tokens.DEFAULT_MAX_TOKENS` tokens, and one with no ``token_spans`` is
+    measured with :func:`~citecheck.language.tokens.estimate_token_spans`, which overcounts: texts
+    are then cut finer than needed, never longer than the model reads."""
     inner: object = embedder
     while isinstance(inner, CachedEmbedder):  # a cache may wrap a cache (records, matchers)
         inner = inner.embedder

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.embedders.cache import CachedEmbedder
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
-from citecheck.tokens import estimate_token_spans
+from citecheck.language.tokens import estimate_token_spans
 
 if TYPE_CHECKING:
     import numpy as np
@@ -107,7 +107,7 @@ class SentenceTransformerEmbedder:
     def max_tokens(self) -> int:
         """The most tokens of one text the model reads: its ``max_seq_length`` less the markers
         its tokenizer adds (all-MiniLM-L6-v2: 256 - 2). The model drops the rest, so citecheck
-        cuts longer texts into windows of this many (see :mod:`citecheck.tokens`)."""
+        cuts longer texts into windows of this many (see :mod:`citecheck.language.tokens`)."""
         model = self.model
         try:
             markers = int(model.tokenizer.num_special_tokens_to_add(pair=False))
@@ -118,7 +118,7 @@ class SentenceTransformerEmbedder:
     def token_spans(self, texts: Sequence[str]) -> Sequence[Sequence[tuple[int, int]]]:
         """Each text's tokens as the model's tokenizer cuts them, as character spans (its
         markers left out). A tokenizer that cannot give offsets (a slow, pure-Python one) is
-        replaced by :func:`~citecheck.tokens.estimate_token_spans`, which overcounts."""
+        replaced by :func:`~citecheck.language.tokens.estimate_token_spans`, which overcounts."""
         tokenizer = self.model.tokenizer
         if not getattr(tokenizer, "is_fast", False):
             return estimate_token_spans(texts)

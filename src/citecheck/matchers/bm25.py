@@ -1,12 +1,12 @@
 """BM25 over windows, then alignment: how a quote is found in long texts and whole corpora.
 
 Aligning a quote against every character of a corpus is far too slow, so the search has two
-steps. BM25 ranks overlapping windows of the documents (:func:`citecheck.windows.make_windows`)
-by the quote's words, which is cheap, and the passage is almost always in one of the top few.
-Alignment then finds the passage itself around those windows: each grown by the quote's length
-(so a quote straddling two windows, or longer than one, is aligned whole) and grown again by a
-step while the match runs into an edge. :class:`WindowSearch` is that search, the one engine
-behind both :class:`BM25Matcher` (one document, or a region of it) and
+steps. BM25 ranks overlapping windows of the documents
+(:func:`citecheck.matchers.windows.make_windows`) by the quote's words, which is cheap, and the
+passage is almost always in one of the top few. Alignment then finds the passage itself around those
+windows: each grown by the quote's length (so a quote straddling two windows, or longer than one, is
+aligned whole) and grown again by a step while the match runs into an edge. :class:`WindowSearch` is
+that search, the one engine behind both :class:`BM25Matcher` (one document, or a region of it) and
 :class:`citecheck.quotes.QuoteLocator` (a corpus), so they find the same passage for a quote.
 
 Two BM25 engines behind :class:`BM25Index`: ``bm25s`` (default; sparse matrices, fast) and
@@ -21,14 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from citecheck.alignment import Alignment, align, widen_to_words
 from citecheck.documents import Document
 from citecheck.errors import ConfigError, MissingDependencyError
+from citecheck.language.text import WORD, normalize
+from citecheck.matchers.alignment import Alignment, align, widen_to_words
 from citecheck.matchers.exact import ExactMatcher
 from citecheck.matchers.needle import needle
+from citecheck.matchers.windows import Window, auto_window_size, document_offsets, make_windows
 from citecheck.model import Evidence, Span
-from citecheck.text import WORD, normalize
-from citecheck.windows import Window, auto_window_size, document_offsets, make_windows
 
 if TYPE_CHECKING:
     import numpy as np
@@ -154,9 +154,10 @@ class SearchOptions:
     at a passage at least ``enough`` similar. Each window grows by the query's length plus
     ``padding`` on both sides, then by a step at most ``neighbours`` times while the match
     touches an edge. ``trim`` ``False`` takes whole windows as passages, scored by
-    ``fuzz.ratio``; ``method`` picks the alignment: ``fuzzy`` (:func:`citecheck.alignment.align`),
-    ``sliding_bm25`` (the run of words sharing most words with the query) or ``hybrid``
-    (fuzzy, and the word run too when fuzzy scores below ``min_fuzzy_ratio``).
+    ``fuzz.ratio``; ``method`` picks the alignment: ``fuzzy``
+    (:func:`citecheck.matchers.alignment.align`), ``sliding_bm25`` (the run of words sharing most
+    words with the query) or ``hybrid`` (fuzzy, and the word run too when fuzzy scores below
+    ``min_fuzzy_ratio``).
     """
 
     candidates: int = 3

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from citecheck.alignment import is_word_char
 from citecheck.documents import Document
-from citecheck.matchers._word_index import WordIndex, could_hold, exact_starts, is_large
+from citecheck.matchers.alignment import is_word_char
 from citecheck.matchers.needle import needle, normalized_region
+from citecheck.matchers.word_index import WordIndex, could_hold, exact_starts, is_large
 from citecheck.model import Evidence, Span
 
 
@@ -20,7 +20,7 @@ class ExactMatcher:
     end-of-line hyphenation; nothing else is forgiven. A match must start and end on word
     boundaries, so ``cat`` does not match inside ``concatenate`` (nor ``t approve`` inside
     ``didn't approve``). Scores are 1.0. In a long region only the places its rarest word
-    stands are compared (see :mod:`citecheck.matchers._word_index`).
+    stands are compared (see :mod:`citecheck.matchers.word_index`).
     """
 
     name = "exact"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citecheck.alignment import Alignment, align, widen_to_words
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
-from citecheck.matchers._word_index import WordIndex, could_hold, is_large
+from citecheck.matchers.alignment import Alignment, align, widen_to_words
 from citecheck.matchers.needle import needle, normalized_region
+from citecheck.matchers.word_index import WordIndex, could_hold, is_large
 from citecheck.model import Evidence, Span
 
 _PAIRS_KEPT = 1 / 3  # of a passage's word pairs that survive the slips a match may have
@@ -18,9 +18,9 @@ _PAIRS_KEPT = 1 / 3  # of a passage's word pairs that survive the slips a match 
 class FuzzyMatcher:
     """Aligns the normalised query with the most similar passage of the document.
 
-    The alignment is :func:`citecheck.alignment.align`: the best window of the query's length,
-    its edges moved to word boundaries. In a long region it runs only where the query's words
-    say it may stand (see :mod:`citecheck.matchers._word_index`), so searching a whole corpus
+    The alignment is :func:`citecheck.matchers.alignment.align`: the best window of the query's
+    length, its edges moved to word boundaries. In a long region it runs only where the query's
+    words say it may stand (see :mod:`citecheck.matchers.word_index`), so searching a whole corpus
     stays fast. The score is the normalised Indel similarity of the query and that passage
     (1.0 = identical after normalisation); passages below ``threshold`` are not reported.
     Queries shorter than ``min_length`` normalised characters never match fuzzily: a few

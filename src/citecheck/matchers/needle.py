@@ -9,8 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from citecheck.documents import Document
+from citecheck.language.text import normalize
 from citecheck.model import Span
-from citecheck.text import normalize
 
 __all__ = ["REMEMBERED_LENGTH", "needle", "normalized_region"]
 

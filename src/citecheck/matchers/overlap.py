@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
+from citecheck.language.text import normalize, sentence_spans
 from citecheck.matchers.needle import normalized_region
 from citecheck.model import Evidence, Span
-from citecheck.text import normalize, sentence_spans
 
 __all__ = ["OverlapMatcher", "significant_words"]
 
@@ -49,7 +49,7 @@ class OverlapMatcher:
     The ratio is computed over the whole span searched, as the protocol does, so word order
     and distance do not count. The evidence is the smallest stretch of the span that holds
     every query word that counted (at least one occurrence each), widened to whole sentences
-    (:func:`citecheck.text.sentence_spans`, which also ends a sentence at a blank line) and
+    (:func:`citecheck.language.text.sentence_spans`, which also ends a sentence at a blank line) and
     kept inside the span: a negation or a number next to the matched words is part of the
     passage the verifier's meaning checks read. Its ``score`` and ``scores["overlap"]`` are the
     ratio. A query with no significant word matches nothing.

@@ -14,21 +14,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from citecheck import verdict
 from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document
-from citecheck.ellipsis import fragment_differences, split_fragments
 from citecheck.errors import ConfigError
+from citecheck.judging import verdict
+from citecheck.judging.meaning import differences_at
+from citecheck.language.text import normalize
 from citecheck.matchers.bm25 import Passage, SearchOptions, WindowSearch, tokenize
+from citecheck.matchers.ellipsis import fragment_differences, split_fragments
 from citecheck.matchers.exact import ExactMatcher
 from citecheck.matchers.needle import needle
-from citecheck.meaning import differences_at
+from citecheck.matchers.windows import auto_window_size
 from citecheck.model import Citation, Result, Span, Status
 from citecheck.protocols import Embedder
 from citecheck.quotes.config import QuoteConfig
 from citecheck.quotes.report import QuoteReport, QuoteRow, quote_metrics
-from citecheck.text import normalize
-from citecheck.windows import auto_window_size
 
 if TYPE_CHECKING:
     from citecheck.embedders import SentenceTransformerEmbedder

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from citecheck.errors import InputError
-from citecheck.windows import MIN_WINDOW
+from citecheck.matchers.windows import MIN_WINDOW
 
 if TYPE_CHECKING:
     from citecheck.quotes.report import QuoteReport

@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from citecheck import verdict
 from citecheck._atomic import write_text_atomic
 from citecheck.errors import ConfigError, InputError
+from citecheck.judging import verdict
 from citecheck.model import Citation, Result, Status
 from citecheck.references.policies import DEFAULT_POLICIES, Policy
 from citecheck.references.report import ReferenceReport

@@ -49,7 +49,7 @@ from citecheck.references.scheme import (
     fold,
     number_word,
 )
-from citecheck.syntax._scan import DASHES, CodeRegions
+from citecheck.syntax.scan import DASHES, CodeRegions
 
 __all__ = ["Lookalike", "Mention", "ReferenceExtractor"]
 

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from citecheck import registry, verdict
+from citecheck import registry
 from citecheck.documents import Document
 from citecheck.errors import ConfigError, InputError
-from citecheck.meaning import differences_at, noun_for
+from citecheck.judging import verdict
+from citecheck.judging.meaning import differences_at, noun_for
 from citecheck.model import Citation, Evidence, Marker, Reference, Result, Span, Status
 from citecheck.protocols import Index, Matcher, ReferenceCatalog
 from citecheck.references.catalogs import Presence, StructureMap
@@ -27,7 +28,7 @@ from citecheck.references.policies import DEFAULT_POLICIES, Policy, check_polici
 from citecheck.references.report import ReferenceReport
 from citecheck.references.scheme import ReferenceScheme, StructuredReference
 from citecheck.syntax.excerpts import Attachment, attach
-from citecheck.verifier import Verifier
+from citecheck.verification.verifier import Verifier
 
 __all__ = ["Against", "ReferenceVerifier", "scheme_named", "verify_references"]
 

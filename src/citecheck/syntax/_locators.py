@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from citecheck.errors import LocationError
 from citecheck.locations import Location
-from citecheck.syntax._scan import DASHES
+from citecheck.syntax.scan import DASHES
 
 __all__ = ["LOCATOR", "ReadLocator", "locator_of", "read_locator", "whole_locator"]
 

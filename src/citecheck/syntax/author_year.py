@@ -14,7 +14,7 @@ not read as author and year are no marker (the extractor warns about them).
 
 A citation's ``source_id`` is the normalised author–year it names (``Smith & Jones 2020``,
 ``Smith et al. 2020a``): :class:`AuthorYear` parses it back. Which source it means is decided
-later, against the sources' metadata or a bibliography (:mod:`citecheck.resolution`). A
+later, against the sources' metadata or a bibliography (:mod:`citecheck.verification.resolution`). A
 narrative citation is part of its sentence and vouches for the words after it.
 """
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from citecheck.model import Marker, Reference, Span
 from citecheck.syntax._locators import locator_of
-from citecheck.syntax._scan import code_regions
+from citecheck.syntax.scan import code_regions
 
 __all__ = ["NAME", "NAME_YEAR", "YEAR", "AuthorYear", "AuthorYearSyntax"]
 

@@ -23,8 +23,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from citecheck.language.text import sentence_spans
 from citecheck.model import Marker, Span
-from citecheck.text import sentence_spans
 
 __all__ = ["Attachment", "attach", "quoted_markers"]
 

@@ -37,11 +37,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from citecheck.model import Span
-from citecheck.syntax._scan import code_regions
 from citecheck.syntax.author_year import NAME, NAME_YEAR, YEAR
 from citecheck.syntax.numeric import stands_alone
 from citecheck.syntax.pandoc import in_text_markers
 from citecheck.syntax.reference_list import find_reference_list
+from citecheck.syntax.scan import code_regions
 
 __all__ = ["Lookalike", "find_lookalikes", "marker_like_spans"]
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from citecheck.model import Marker, Reference, Span
 from citecheck.syntax._locators import whole_locator
-from citecheck.syntax._scan import DASHES, code_regions, is_link_label
+from citecheck.syntax.scan import DASHES, code_regions, is_link_label
 
 __all__ = ["MAX_REFERENCES", "NumericSyntax"]
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 
 from citecheck.model import Marker, Reference, Span
 from citecheck.syntax._locators import locator_of
-from citecheck.syntax._scan import code_regions, is_link_label
+from citecheck.syntax.scan import code_regions, is_link_label
 
 __all__ = ["PandocSyntax", "in_text_markers"]
 

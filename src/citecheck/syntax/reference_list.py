@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from citecheck.model import Span
-from citecheck.syntax._scan import code_regions
+from citecheck.syntax.scan import code_regions
 
 __all__ = ["ReferenceEntry", "ReferenceList", "find_reference_list"]
 

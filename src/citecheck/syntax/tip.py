@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from citecheck.model import Marker, Reference, Span
-from citecheck.syntax._scan import code_regions
+from citecheck.syntax.scan import code_regions
 
 __all__ = ["TipSyntax"]
 

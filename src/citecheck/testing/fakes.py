@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import math
 
-from citecheck.text import normalize
+from citecheck.language.text import normalize
 
 __all__ = ["HashingEmbedder"]
 

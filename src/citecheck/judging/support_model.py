@@ -17,11 +17,11 @@ import math
 import re
 from dataclasses import dataclass
 
-from citecheck.meaning import negation_counts
+from citecheck.judging.meaning import negation_counts
+from citecheck.language.numbers import numbers_present
+from citecheck.language.quantities import quantities_in, without_references
+from citecheck.language.text import normalize
 from citecheck.model import Span
-from citecheck.numbers import numbers_present
-from citecheck.quantities import quantities_in, without_references
-from citecheck.text import normalize
 
 __all__ = [
     "FITTED_SUPPORT_MODEL",
@@ -46,7 +46,7 @@ class SupportSignals:
     ``coverage`` is the share of the claim's words of four letters or more (compared by their
     first five letters, author references left out) found within :data:`NEIGHBOURHOOD_CHARS`
     of the passage; ``missing_number`` the first quantity the claim states
-    (:func:`~citecheck.quantities.stated_numbers`) that is not found there, in digits or in
+    (:func:`~citecheck.language.quantities.stated_numbers`) that is not found there, in digits or in
     words; ``negation_differs`` whether the claim and the passage itself differ in their
     negations.
     """

@@ -3,7 +3,7 @@ gets a semantic label and a confidence.
 
 :func:`verify_records` returns the one :class:`~citecheck.Report` every front door returns: a
 :class:`~citecheck.Result` per record citation, its status read from its label
-(:attr:`~citecheck.semantic.Label.status`), its label and confidence percentage in
+(:attr:`~citecheck.records.labels.Label.status`), its label and confidence percentage in
 :attr:`~citecheck.Result.details`. :func:`validate_records` is a projection of that report: the
 records, copied, with each result written back into its citation object as ``validation_*``
 fields (:func:`iter_validated_records` projects one record at a time, for the CLI's checkpoint).
@@ -29,12 +29,11 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citecheck import verdict
 from citecheck._config import check_keys, read_options
 from citecheck.errors import CitecheckError, ConfigError, InputError
+from citecheck.judging import verdict
 from citecheck.model import Citation, Result, Status
-from citecheck.report import Report
-from citecheck.semantic import (
+from citecheck.records.labels import (
     DEFAULT_LABEL_SET,
     Label,
     SemanticValidator,
@@ -43,6 +42,7 @@ from citecheck.semantic import (
     check_text,
     label_names,
 )
+from citecheck.report import Report
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder
@@ -81,14 +81,14 @@ class RecordConfig:
     """The options of a record batch, with their defaults (a file may give any subset).
 
     ``similarity_threshold`` is the lower bound of "likely true"; ``very_likely_true``,
-    ``ambiguous`` and ``likely_untrue`` the other bounds (see :class:`~citecheck.semantic.
+    ``ambiguous`` and ``likely_untrue`` the other bounds (see :class:`~citecheck.records.labels.
     Thresholds`). ``source_field``, ``citations_field`` and ``citation_field`` name the fields
     of a record, of its list of citations, and of the text in each citation object.
     ``id_field`` names the field of a record's id, which names its citations in a report
     (``"record N"``, counted from 0, for a record without one). ``data_file_name`` and
     ``output_file_name`` are the CLI's input and output when the command
     line names none. ``cache_dir`` keeps source embeddings on disk between runs. ``label_set``
-    says how ``validation_status`` is written (see :data:`~citecheck.semantic.LABEL_SETS`):
+    says how ``validation_status`` is written (see :data:`~citecheck.records.labels.LABEL_SETS`):
     ``"citecheck"`` (the default) or ``"seed"``, the strings of the validator this replaces.
     """
 
@@ -181,10 +181,10 @@ def verify_records(
 
     One :class:`~citecheck.Result` per record citation, in order: its citation names the
     record (its ``id_field``, else ``"record N"``) and holds the citation text as its claim;
-    its status is the label's (:attr:`~citecheck.semantic.Label.status`: the likely-true
+    its status is the label's (:attr:`~citecheck.records.labels.Label.status`: the likely-true
     labels ``VERIFIED``, ambiguous ``PARTIAL``, the untrue ones ``UNSUPPORTED``, too short and
     no source text ``UNCHECKED``); its confidence comes from the best cosine through
-    :mod:`citecheck.verdict`; its evidence is the best passage; its ``details`` hold the
+    :mod:`citecheck.judging.verdict`; its evidence is the best passage; its ``details`` hold the
     ``record`` and ``citation`` positions, the ``label`` as the ``label_set`` writes it, the
     ``confidence_score_percent`` and ``source_offset``, where the evidence's document starts in
     the record's source text. A citation that cannot be read, or a record that cannot be
@@ -218,7 +218,7 @@ def validate_records(
     """Label every citation of every record; return copies of the records with the results:
     the :func:`verify_records` report, written back into the records.
 
-    Each citation object gets ``validation_status`` (a :class:`~citecheck.semantic.Label`,
+    Each citation object gets ``validation_status`` (a :class:`~citecheck.records.labels.Label`,
     written as the ``label_set`` option says), ``confidence_score_percent`` (the best cosine
     as a percentage, two decimals; ``null`` when nothing was scored), ``validation_reason`` and
     ``validation_evidence`` (the best passage: source, offsets into the record's source text,

@@ -27,8 +27,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from citecheck.documents import Document
+from citecheck.language.text import WORD, pair_hashes
 from citecheck.matchers.needle import REMEMBERED_LENGTH
-from citecheck.text import WORD, pair_hashes
 
 if TYPE_CHECKING:
     import numpy as np

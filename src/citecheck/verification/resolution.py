@@ -29,8 +29,8 @@ from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
-from citecheck.bibliography import BibEntry, Bibliography
 from citecheck.documents import Document
+from citecheck.documents.bibliography import BibEntry, Bibliography
 from citecheck.model import Citation, Status
 from citecheck.syntax.author_year import AuthorYear
 from citecheck.syntax.reference_list import ReferenceEntry, ReferenceList

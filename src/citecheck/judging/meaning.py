@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from citecheck.numbers import (
+from citecheck.language.numbers import (
     NUMBER_WORDS,
     PERIODS,
     SCALE_WORDS,
@@ -21,7 +21,7 @@ from citecheck.numbers import (
     spelled_numbers,
     unit_named,
 )
-from citecheck.text import SIGN, normalize
+from citecheck.language.text import SIGN, normalize
 
 __all__ = [
     "NEGATIONS",

@@ -2,10 +2,10 @@
 (key, authors' family names, year, title, file).
 
 One job: reading. Deciding which entry a citation means, and which source an entry is, belongs
-to :mod:`citecheck.resolution`; a paper library reads its bibliography through this module too.
-BibTeX needs the ``bib`` extra (bibtexparser, imported only when a ``.bib`` file is read). An
-entry that cannot be read is skipped and named in :attr:`Bibliography.warnings`, so one broken
-entry does not cost the rest of the file.
+to :mod:`citecheck.verification.resolution`; a paper library reads its bibliography through this
+module too. BibTeX needs the ``bib`` extra (bibtexparser, imported only when a ``.bib`` file is
+read). An entry that cannot be read is skipped and named in :attr:`Bibliography.warnings`, so one
+broken entry does not cost the rest of the file.
 """
 
 from __future__ import annotations

@@ -14,12 +14,11 @@ from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from citecheck import registry, verdict
+from citecheck import registry
 from citecheck._identity_cache import IdentityCache
-from citecheck.bibliography import Bibliography, BibliographySpec, read_bibliography
 from citecheck.documents import Document, Sources, as_documents
+from citecheck.documents.bibliography import Bibliography, BibliographySpec, read_bibliography
 from citecheck.documents.files import SourceFiles
-from citecheck.ellipsis import match_fragments, split_fragments
 from citecheck.errors import (
     BackendError,
     CitecheckError,
@@ -28,21 +27,23 @@ from citecheck.errors import (
     LocationError,
     LocationKindError,
 )
+from citecheck.judging import verdict
+from citecheck.judging.meaning import differences_at, noun_for
+from citecheck.judging.support import Grade, SupportAssessor
+from citecheck.judging.support_model import FITTED_SUPPORT_MODEL, SupportModel
 from citecheck.locations import Location
-from citecheck.matchers._word_index import WordIndex
-from citecheck.meaning import differences_at, noun_for
+from citecheck.matchers.ellipsis import match_fragments, split_fragments
+from citecheck.matchers.word_index import WordIndex
 from citecheck.model import Citation, Evidence, Result, Span, Status
 from citecheck.protocols import Embedder, Judge, Matcher
 from citecheck.report import DEFAULT_ACCEPTED, Report
-from citecheck.resolution import Resolved, SourceResolver, Unresolved, known_ids
-from citecheck.support import Grade, SupportAssessor
-from citecheck.support_model import FITTED_SUPPORT_MODEL, SupportModel
+from citecheck.verification.resolution import Resolved, SourceResolver, Unresolved, known_ids
 
 if TYPE_CHECKING:
-    from citecheck.corpus import Corpus
-from citecheck.guard import claim_conflicts, denied_before, denies
+    from citecheck.indexes.corpus import Corpus
+from citecheck.judging.guard import claim_conflicts, denied_before, denies
+from citecheck.language.text import WORD, normalize
 from citecheck.syntax.extract import extract_text
-from citecheck.text import WORD, normalize
 
 __all__ = ["Verifier"]
 
@@ -88,9 +89,9 @@ class Verifier:
     with id ``n``, else the entry ``n`` of the text's reference list, else (a guess, named in a
     warning) the n-th source.
     ``bibliography`` (a ``.bib`` or CSL ``.json`` file, a mapping of key to fields, or a
-    :class:`~citecheck.bibliography.Bibliography`) resolves author–year citations and keys
+    :class:`~citecheck.documents.bibliography.Bibliography`) resolves author–year citations and keys
     that are no source id, with the sources' own metadata (``author``, ``year``, ``title``,
-    ``key``); see :mod:`citecheck.resolution`. ``search_elsewhere`` looks for an
+    ``key``); see :mod:`citecheck.verification.resolution`. ``search_elsewhere`` looks for an
     excerpt missing at its location in the rest of the sources, to tell a wrong location from a
     fabricated quote. ``ellipsis_max_gap`` bounds the characters an ellipsis may stand for. A
     claim (text without quotation marks) of fewer than ``min_claim_words`` words, such as "See
@@ -99,20 +100,20 @@ class Verifier:
 
     Claims are matched by their words first. With an ``embedder`` (or a ``judge``, or both), a
     claim whose words are not at the cited place is judged for support there
-    (:class:`~citecheck.support.SupportAssessor`): supported is ``VERIFIED``, partly supported
-    ``PARTIAL``, supported only elsewhere ``WRONG_LOCATION``, else ``UNSUPPORTED``, each with
-    the best sentences as evidence. Without a judge, ``support_model`` (fitted on public data,
-    see :mod:`citecheck.support_model`) turns the best sentence's cosine and the claim's words
-    and numbers near it into a probability of support; ``support_model=None`` grades by the bare
-    cosine. ``support_threshold`` and ``partial_threshold`` are the probability (0.55, 0.36 with
-    the fitted model; 0.5, 0.25 from a judge) or the cosine (0.6, 0.4) those grades need.
+    (:class:`~citecheck.judging.support.SupportAssessor`): supported is ``VERIFIED``, partly
+    supported ``PARTIAL``, supported only elsewhere ``WRONG_LOCATION``, else ``UNSUPPORTED``, each
+    with the best sentences as evidence. Without a judge, ``support_model`` (fitted on public data,
+    see :mod:`citecheck.judging.support_model`) turns the best sentence's cosine and the claim's
+    words and numbers near it into a probability of support; ``support_model=None`` grades by the
+    bare cosine. ``support_threshold`` and ``partial_threshold`` are the probability (0.55, 0.36
+    with the fitted model; 0.5, 0.25 from a judge) or the cosine (0.6, 0.4) those grades need.
 
     A page cited in a source without page numbers is read as the TIP protocol reads it, as
     ``lines_per_page`` lines a page (page 3 is lines 101-150), and every reason about it says
     the page was approximated; ``lines_per_page=None`` leaves such a page unchecked instead.
 
-    With an ``index`` (a :class:`~citecheck.corpus.Corpus`), the documents it holds are sources
-    too; a cited source the index holds but whose text this process never saw is
+    With an ``index`` (a :class:`~citecheck.indexes.corpus.Corpus`), the documents it holds are
+    sources too; a cited source the index holds but whose text this process never saw is
     ``UNCHECKED``, not ``NOT_FOUND``; and an excerpt or claim missing at its place is looked for
     elsewhere among the ``index_candidates`` chunks closest in meaning, not in every document.
     """
@@ -516,8 +517,9 @@ class Verifier:
         return verdict.result(citation, Status.UNSUPPORTED, reason)
 
     def _source(self, citation: Citation, documents: Mapping[str, Document]) -> Document | None:
-        """The document ``citation`` means (:mod:`citecheck.resolution`); :meth:`verify` has
-        resolved it already, so this matters to a citation given to :meth:`check` directly."""
+        """The document ``citation`` means (:mod:`citecheck.verification.resolution`);
+        :meth:`verify` has resolved it already, so this matters to a citation given to :meth:`check`
+        directly."""
         if citation.source_id in documents:
             return documents[citation.source_id]
         resolver = SourceResolver(

@@ -1,7 +1,7 @@
 """The meaning guard: the changes of meaning that no score may forgive in a claim.
 
 A claim may paraphrase its source, so its wording is not checked word for word the way a
-quotation's is (:func:`~citecheck.meaning.meaning_differences`). A paraphrase is judged by a
+quotation's is (:func:`~citecheck.judging.meaning.meaning_differences`). A paraphrase is judged by a
 similarity score, a fitted support model, an NLI judge or an LLM, and every one of them can
 rate "The drug reduced mortality" as supported by "The drug did not reduce mortality", or "over
 six months" by "over three months": the sentences share everything but the one fact that
@@ -28,16 +28,16 @@ import re
 from collections.abc import Collection
 from itertools import pairwise
 
-from citecheck.meaning import (
+from citecheck.judging.meaning import (
     NEGATIONS,
     STOP_WORDS,
     comparable_words,
     fold_letters,
     opposite_words,
 )
-from citecheck.numbers import NUMBER_WORDS, Quantity
-from citecheck.quantities import quantities_in, stated_quantities
-from citecheck.text import SIGN, normalize
+from citecheck.language.numbers import NUMBER_WORDS, Quantity
+from citecheck.language.quantities import quantities_in, stated_quantities
+from citecheck.language.text import SIGN, normalize
 
 __all__ = ["claim_conflicts", "denied_before", "denies"]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from citecheck.documents import Document
-from citecheck.meaning import differences_at, elided_negations, noun_for
+from citecheck.judging.meaning import differences_at, elided_negations, noun_for
 from citecheck.model import Evidence, Span
 
 __all__ = ["FragmentMatch", "fragment_differences", "match_fragments", "split_fragments"]

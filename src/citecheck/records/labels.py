@@ -2,15 +2,15 @@
 labels that reviewers can sort by.
 
 The labels are a banding of the claim-support engine's score
-(:class:`~citecheck.support.SupportAssessor`, the engine that judges the verifier's claims): the
-best cosine between the citation and the sources' sentence chunks, which :class:`Thresholds`
+(:class:`~citecheck.judging.support.SupportAssessor`, the engine that judges the verifier's claims):
+the best cosine between the citation and the sources' sentence chunks, which :class:`Thresholds`
 turns into a :class:`Label`. Scores in the ambiguous band get a second, lexical look: the
 citation's words standing in the source nearly verbatim (fuzzy alignment) or almost all present
 in the best passage move it up; a number or a negation the passage does not share, or hardly
 any shared words, move it down. A likely-true score whose best passage does not share the
 citation's numbers, negations or quantifiers is moved down to ambiguous by the meaning guard
-(:mod:`citecheck.guard`), with or without the lexical pass, as a supported claim is capped at
-partly supported: similar sentences often differ in exactly the fact being checked. Every move
+(:mod:`citecheck.judging.guard`), with or without the lexical pass, as a supported claim is capped
+at partly supported: similar sentences often differ in exactly the fact being checked. Every move
 is written into the reason. Two outcomes are not scores at all: a citation too short to judge,
 and a source with no text.
 
@@ -34,9 +34,9 @@ from typing import TYPE_CHECKING
 from citecheck.documents import Document, split_sources
 from citecheck.documents.split import Sources, as_documents
 from citecheck.errors import CitecheckError, ConfigError, InputError
+from citecheck.judging.support import Assessment, SupportAssessor, word_coverage
+from citecheck.language.text import WORD
 from citecheck.model import Evidence, Status
-from citecheck.support import Assessment, SupportAssessor, word_coverage
-from citecheck.text import WORD
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder
@@ -181,7 +181,8 @@ class Validation:
 
 class SemanticValidator:
     """Labels citation texts by how closely the sources' sentences match their meaning: a
-    thin labeller over the claim-support engine (:class:`~citecheck.support.SupportAssessor`).
+    thin labeller over the claim-support engine
+    (:class:`~citecheck.judging.support.SupportAssessor`).
 
     The engine finds each citation's best passage, scores it by the bare cosine
     (``model=None``) and reads the meaning guard's conflicts and, for an ambiguous score, the
@@ -233,7 +234,7 @@ class SemanticValidator:
 
     def prefetch(self, sources: Iterable[Sources | str], citations: Iterable[str] = ()) -> None:
         """Embed the chunks of many sources, and many citations, in one call of the embedder
-        (:meth:`SupportAssessor.prefetch <citecheck.support.SupportAssessor.prefetch>`).
+        (:meth:`SupportAssessor.prefetch <citecheck.judging.support.SupportAssessor.prefetch>`).
 
         A batch of records is prefetched before its records are validated one by one. Only
         the embedder's cache is filled: :meth:`validate_many` then returns what it returns

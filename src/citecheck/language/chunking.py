@@ -5,7 +5,7 @@ Markdown is rendered to plain text with offsets back to the original by
 
 Sentences come from a pluggable :data:`Splitter`. The default is sentencex (Wikimedia's
 rule-based splitter for some 300 languages, the ``embeddings`` extra) when it is installed,
-else citecheck's own rule-based :func:`citecheck.text.sentence_spans`; neither downloads
+else citecheck's own rule-based :func:`citecheck.language.text.sentence_spans`; neither downloads
 anything at run time, and both are imported only when first used.
 """
 
@@ -20,8 +20,8 @@ from typing import Any, cast
 
 from citecheck.documents.rendering import Block, BlockKind, PlainText, plain_text
 from citecheck.errors import ConfigError, InputError, MissingDependencyError, SourceError
-from citecheck.text import sentence_spans
-from citecheck.tokens import TokenBudget, token_windows
+from citecheck.language.text import sentence_spans
+from citecheck.language.tokens import TokenBudget, token_windows
 
 __all__ = [
     "Block",
@@ -115,7 +115,8 @@ def _segments(text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[int, in
 
 
 def builtin_splitter(text: str) -> list[tuple[int, int]]:
-    """citecheck's own rule-based splitter (:func:`citecheck.text.sentence_spans`), refined.
+    """citecheck's own rule-based splitter (:func:`citecheck.language.text.sentence_spans`),
+    refined.
 
     Needs nothing installed. It knows fewer abbreviations than sentencex, mostly English ones;
     in doubt it keeps sentences together."""
@@ -257,9 +258,9 @@ class ModelChunks:
 
     ``chunks`` are the sentence chunks of :func:`chunk_text`, except that a chunk longer than
     the budget (a transcript with no punctuation, a run-on sentence) is replaced by overlapping
-    windows that fit it (:func:`citecheck.tokens.token_windows`); ``windowed[i]`` says whether
-    ``chunks[i]`` is such a window. Every chunk keeps its offsets into the original text, and
-    every rendered word is in some chunk: the model is never handed more than it reads.
+    windows that fit it (:func:`citecheck.language.tokens.token_windows`); ``windowed[i]`` says
+    whether ``chunks[i]`` is such a window. Every chunk keeps its offsets into the original text,
+    and every rendered word is in some chunk: the model is never handed more than it reads.
     """
 
     chunks: tuple[Chunk, ...]

@@ -1,7 +1,7 @@
 """The numbers a claim states, as opposed to the digits in its names and reference markers.
 
 A claim whose number does not stand near its evidence is at most partly supported (see
-:mod:`citecheck.support`), so a digit that is not a quantity must not count: "SARS-CoV-2",
+:mod:`citecheck.judging.support`), so a digit that is not a quantity must not count: "SARS-CoV-2",
 "CR3022" and "p53" are names, "[12]", "(3, 4)" and the "10" of "deaths.,10" point to a
 reference list, and "Smith et al. (2019)" names another work. Read as numbers, they made the
 verifier say "the number 2 is not in the passage" of a claim about SARS-CoV-2. On the evidence
@@ -20,14 +20,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from citecheck.numbers import (
+from citecheck.language.numbers import (
     SPACED_THOUSANDS,
     Quantity,
     numbers_with_offsets,
     quantities_at,
     spelled_numbers,
 )
-from citecheck.text import normalize
+from citecheck.language.text import normalize
 
 __all__ = ["quantities_in", "stated_numbers", "stated_quantities", "without_references"]
 
@@ -147,8 +147,8 @@ def stated_numbers(text: str) -> list[str]:
 def stated_quantities(text: str) -> list[Quantity]:
     """The quantities ``text`` states, in order (offsets into its normalised form, with its
     references blanked): numbers in digits or words, with their scale and unit
-    (:func:`~citecheck.numbers.quantities_at`), but no digit of a name, of a reference marker
-    or of an author reference."""
+    (:func:`~citecheck.language.numbers.quantities_at`), but no digit of a name, of a reference
+    marker or of an author reference."""
     return quantities_in(normalize(without_references(text)))
 
 

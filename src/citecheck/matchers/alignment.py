@@ -1,7 +1,7 @@
 """Fuzzy alignment of a short text inside a longer one, with offsets (rapidfuzz).
 
-Both texts are expected normalised (:mod:`citecheck.text`). The alignment finds the window of
-the haystack most similar to the target, then moves each edge to the nearby word boundary
+Both texts are expected normalised (:mod:`citecheck.language.text`). The alignment finds the window
+of the haystack most similar to the target, then moves each edge to the nearby word boundary
 that makes the passage most similar, so the passage reads as whole words, never a cut window.
 """
 
@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from citecheck.text import SIGNS
+from citecheck.language.text import SIGNS
 
 if TYPE_CHECKING:
     from rapidfuzz.distance import ScoreAlignment
@@ -167,7 +167,8 @@ def _snap_to_words(
     return fuzz.ratio(target, haystack[best_start:best_end]), best_start, best_end
 
 
-"""Signs that carry meaning (:mod:`citecheck.meaning` compares them), never word characters."""
+"""Signs that carry meaning (:mod:`citecheck.judging.meaning` compares them), never word
+characters."""
 
 
 def _with_signs(target: str, haystack: str, start: int, end: int) -> tuple[int, int]:

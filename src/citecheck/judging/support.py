@@ -3,21 +3,21 @@ text is a claim rather than a quoted excerpt.
 
 Candidate sentences come from the cited span: the closest by embedding cosine when an embedder
 is configured, else the ones sharing the most words with the claim. Without a judge, a
-:class:`~citecheck.support_model.SupportModel` turns the best sentence's cosine, the share of the
-claim's words standing near it, and any number or negation it does not share into a probability
-of support (``model=None`` grades by the bare cosine instead). At or above ``supported`` the
-claim is supported, at or above ``partial`` partly supported. With a judge (an NLI model, an
+:class:`~citecheck.judging.support_model.SupportModel` turns the best sentence's cosine, the share
+of the claim's words standing near it, and any number or negation it does not share into a
+probability of support (``model=None`` grades by the bare cosine instead). At or above ``supported``
+the claim is supported, at or above ``partial`` partly supported. With a judge (an NLI model, an
 LLM), its probability for the best candidates decides instead.
 
-Whatever decided, the meaning guard (:mod:`citecheck.guard`) has the last word: a claim that
+Whatever decided, the meaning guard (:mod:`citecheck.judging.guard`) has the last word: a claim that
 changes a number, a negation or a quantifier of its best sentence is at most partly supported.
 The model gives a missing number no weight, because in citation contexts a number often belongs
 to another cited work, but a verified claim with the wrong number is the error users least
 forgive.
 
 This is the one claim-support engine of citecheck. The verifier grades a claim at its cited
-place with :meth:`SupportAssessor.assess`; the record labels of :mod:`citecheck.semantic` are a
-banding of the score :meth:`SupportAssessor.assess_many` gives a claim at its best passage in
+place with :meth:`SupportAssessor.assess`; the record labels of :mod:`citecheck.records.labels` are
+a banding of the score :meth:`SupportAssessor.assess_many` gives a claim at its best passage in
 a set of documents (with ``model=None``: the bare cosine), capped by the same guard. The lexical
 look the labeller takes at an ambiguous claim (:meth:`SupportAssessor.verbatim`,
 :func:`word_coverage`) is measured here too, so that one module decides what a passage says
@@ -33,26 +33,26 @@ from enum import Enum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from citecheck.chunking import Chunk, chunk_text
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
-from citecheck.guard import claim_conflicts
-from citecheck.judges import judge_many
-from citecheck.matchers.embedding import EmbeddingMatcher
-from citecheck.matchers.fuzzy import FuzzyMatcher
-from citecheck.model import Evidence, Span
-from citecheck.support_model import (
+from citecheck.judging.guard import claim_conflicts
+from citecheck.judging.judges import judge_many
+from citecheck.judging.support_model import (
     FITTED_SUPPORT_MODEL,
     SupportModel,
     SupportSignals,
     neighbourhood,
     support_signals,
 )
-from citecheck.text import WORD, normalize
+from citecheck.language.chunking import Chunk, chunk_text
+from citecheck.language.text import WORD, normalize
+from citecheck.matchers.embedding import EmbeddingMatcher
+from citecheck.matchers.fuzzy import FuzzyMatcher
+from citecheck.model import Evidence, Span
 
 if TYPE_CHECKING:
+    from citecheck.language.tokens import TokenBudget
     from citecheck.protocols import Embedder, Judge
-    from citecheck.tokens import TokenBudget
 
 __all__ = ["Assessment", "Grade", "SupportAssessor", "conflicts_at", "word_coverage"]
 
@@ -138,7 +138,7 @@ class SupportAssessor:
         """The grade of ``claim`` in ``within`` (all of ``document`` when ``None``); ``None``
         when that place has no text to compare with. Whatever the score, a claim that changes
         a number, a negation or a quantifier of its best passage is at most partly supported
-        (:func:`~citecheck.guard.claim_conflicts`)."""
+        (:func:`~citecheck.judging.guard.claim_conflicts`)."""
         found = self._ranked([claim], document, within)[0]
         return self._assessed(claim, found, document, within) if found else None
 

@@ -1,0 +1,20 @@
+"""The records door: batches of AI-written records, each citation labelled against the
+record's own sources (:mod:`~citecheck.records.validate`), the labels a banding of the one
+claim-support engine (:mod:`~citecheck.records.labels`), and the command line's files and
+checkpoints (:mod:`~citecheck.records.files`)."""
+
+from citecheck.records.validate import (
+    MAX_RECORD_DEPTH,
+    RecordConfig,
+    iter_validated_records,
+    validate_records,
+    verify_records,
+)
+
+__all__ = [
+    "MAX_RECORD_DEPTH",
+    "RecordConfig",
+    "iter_validated_records",
+    "validate_records",
+    "verify_records",
+]

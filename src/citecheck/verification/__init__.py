@@ -1,0 +1,1 @@
+"""The marker-citation door: the verifier's cascade and which source a citation means."""
