@@ -10,6 +10,8 @@ is the one of a marker citing that source.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import citecheck
@@ -131,3 +133,14 @@ def test_every_door_returns_the_one_report(name: str) -> None:
     for report in reports:
         assert report.passed == (report.outcome == "PASS")
         assert report.to_dict()["outcome"] == report.outcome
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_result_read_back_from_its_json_is_the_same_result(name: str) -> None:
+    quote = CASES[name][0]
+    report = citecheck.verify(f'"{quote}" [[a:L1]] and [[b:p9]] "x y z" [[ghost]]', SOURCES)
+    for result in report.results:
+        again = Result.from_dict(json.loads(json.dumps(result.to_dict())))
+        assert again.to_dict() == result.to_dict()
+        assert again.status is result.status
+        assert again.evidence == result.evidence

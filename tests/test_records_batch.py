@@ -278,6 +278,37 @@ def test_an_interrupted_run_resumes_where_it_stopped_and_gives_the_same_output(
 
 
 @pytest.mark.usefixtures("offline")
+def test_the_report_of_a_resumed_run_covers_every_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(citecheck.records.validate, "BLOCK_RECORDS", 3)
+    data = write(tmp_path / "in.json", batch(10))
+    whole, out = tmp_path / "whole.json", tmp_path / "out.json"
+    first, second = tmp_path / "whole-report.json", tmp_path / "report.json"
+    assert run(str(data), "-o", str(whole), "--report", str(first)) == UNTRUE_IN_EVERY_BATCH
+    Offline.stop_after = 2
+    assert run(str(data), "-o", str(out), "--report", str(second)) == 130
+    assert not second.exists()
+    Offline.stop_after = None
+    code = run(str(data), "-o", str(out), "--report", str(second), "--resume")
+    assert code == UNTRUE_IN_EVERY_BATCH
+    capsys.readouterr()
+    expected = json.loads(first.read_text(encoding="utf-8"))
+    resumed = json.loads(second.read_text(encoding="utf-8"))
+    assert resumed["results"] == expected["results"]
+    assert len(resumed["results"]) == 30  # three citations in each of ten records
+    assert resumed["kind"] == "records"
+    assert resumed["outcome"] == "FAIL"
+    assert resumed["metrics"]["records"] == 10
+    # the report in any format, and a bad report name said before anything is labelled
+    assert run(str(data), "-o", str(out), "--report", str(tmp_path / "r.xml")) == 1
+    assert "<testsuites" in (tmp_path / "r.xml").read_text(encoding="utf-8")
+    assert run(str(data), "-o", str(out), "--report", str(tmp_path / "r.docx")) == 2
+    assert run(str(data), "-o", str(out), "--format", "html") == 2
+    assert "--report" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("offline")
 def test_a_line_cut_short_by_a_crash_is_dropped_on_resume(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

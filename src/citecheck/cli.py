@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from citecheck.exports import FORMATS
+
     parser = argparse.ArgumentParser(prog="citecheck", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -158,6 +160,18 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help=f"options from a .toml or .json file (default: {_RECORDS_CONFIG} beside the input, "
         "else in the working directory, else the defaults)",
+    )
+    records.add_argument(
+        "--report",
+        type=Path,
+        metavar="FILE",
+        help="also write the run's report (one result per citation) to FILE: .json, .jsonl, "
+        ".csv, .xlsx, .md, .html or .xml for JUnit",
+    )
+    records.add_argument(
+        "--format",
+        choices=sorted(FORMATS),
+        help="the report's format (default: from the --report file's suffix)",
     )
     records.add_argument(
         "--resume",
@@ -425,12 +439,18 @@ def _quotes(args: argparse.Namespace) -> int:
 
 
 def _records(args: argparse.Namespace) -> int:
+    from citecheck.exports import check_target, format_for
     from citecheck.records.files import Checkpoint, checkpoint_path, read_records
-    from citecheck.records.validate import BLOCK_RECORDS, iter_validated_records
+    from citecheck.records.validate import BLOCK_RECORDS, iter_record_results
 
     checkpoint: Checkpoint | None = None
     try:
         config, source, target = _records_files(args)
+        if args.report is not None:  # a bad report name is said before any record is labelled
+            format_for(args.report, args.format)
+            check_target(args.report)
+        elif args.format is not None:
+            raise CitecheckError("--format is the format of the report: name it with --report")
         records = read_records(source)
         checkpoint = Checkpoint(checkpoint_path(target), records, config.to_dict())
         if args.resume and checkpoint.exists():
@@ -450,14 +470,14 @@ def _records(args: argparse.Namespace) -> int:
             if args.resume:
                 print(f"citecheck: no {checkpoint.path} to resume: from the start", file=sys.stderr)
         with _progress(len(records), "records", args.no_progress, start) as progress:
-            results = iter_validated_records(records, config=config, progress=progress, start=start)
+            results = iter_record_results(records, config=config, progress=progress, start=start)
             checkpoint.begin()  # after the model loaded: a run that cannot start leaves no file
-            for result in results:
-                checkpoint.append(result)
+            for written, verdicts in results:
+                checkpoint.append(written, verdicts)
                 if checkpoint.done % BLOCK_RECORDS == 0:
                     checkpoint.sync()
         checkpoint.close()
-        summary, status = _write_records(checkpoint, target, config)
+        summary, status = _write_records(checkpoint, target, config, args)
         checkpoint.remove()
     except KeyboardInterrupt:
         if checkpoint is not None:
@@ -520,17 +540,16 @@ def _records_files(args: argparse.Namespace) -> tuple[RecordConfig, Path, Path]:
     return config, source, target
 
 
-def _write_records(checkpoint: Checkpoint, target: Path, config: RecordConfig) -> tuple[str, int]:
-    """Write the output from the checkpoint; the summary line of the run and its exit status,
-    by the rule every command shares: a label's status (:attr:`Label.status
-    <citecheck.records.labels.Label.status>`) failed for some citation, 1; nothing failed but
-    something could not be labelled, 3; every citation verified, 0; nothing at all labelled
-    (every record unreadable), 2."""
+def _write_records(
+    checkpoint: Checkpoint, target: Path, config: RecordConfig, args: argparse.Namespace
+) -> tuple[str, int]:
+    """Write the output from the checkpoint, and the report with ``--report``; the summary line
+    of the run and its exit status: the report's (:func:`_exit_status`), or 2 when not one
+    record could be validated (the input as a whole is bad)."""
     from collections import Counter
 
-    from citecheck.model import Status
     from citecheck.records.files import write_output
-    from citecheck.records.labels import label_names
+    from citecheck.records.validate import records_report
 
     done = list(checkpoint.results())
     write_output(target, done)
@@ -543,15 +562,17 @@ def _write_records(checkpoint: Checkpoint, target: Path, config: RecordConfig) -
         if isinstance(c, dict)
     )
     failed = sum("validation_error" in r for r in done)
+    report = records_report(
+        list(checkpoint.verdicts()), records=len(done), with_errors=failed, config=config
+    )
+    if args.report is not None:
+        report.save(args.report, args.format)
     counts = ", ".join(f"{n} {label}" for label, n in labels.most_common()) or "no citations"
-    summary = f"{len(done)} records ({failed} with errors): {counts}; written to {target}"
-    status_of = {name: label.status for label, name in label_names(config.label_set).items()}
-    statuses = {status_of.get(label, Status.UNCHECKED) for label in labels}
-    if done and failed == len(done) and not any(label in status_of for label in labels):
+    written = f" and the report to {args.report}" if args.report is not None else ""
+    summary = f"{len(done)} records ({failed} with errors): {counts}; written to {target}{written}"
+    if done and failed == len(done) and not report.metrics()["labels"]:
         return summary, EXIT_ERROR
-    if statuses - {Status.VERIFIED, Status.UNCHECKED}:
-        return summary, EXIT_FAILED
-    return summary, EXIT_UNCHECKED if Status.UNCHECKED in statuses or failed else EXIT_PASSED
+    return summary, _exit_status(report)
 
 
 _RECORDS_CONFIG = "config.json"

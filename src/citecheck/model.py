@@ -122,6 +122,23 @@ class Citation:
         """What the verifier compares with the source: the excerpt if any, else the claim."""
         return self.excerpt if self.excerpt else self.claim or None
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Citation:
+        """The citation :meth:`to_dict` wrote."""
+        span, text_span = data.get("span"), data.get("text_span")
+        location = data.get("location")
+        return cls(
+            source_id=data["source_id"],
+            location=None if location is None else Location.parse(location),
+            excerpt=data.get("excerpt"),
+            claim=data.get("claim"),
+            span=None if span is None else Span(*span),
+            raw=data.get("raw", ""),
+            syntax=data.get("syntax", ""),
+            locator=data.get("locator"),
+            text_span=None if text_span is None else Span(*text_span),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data."""
         return {
@@ -190,6 +207,11 @@ class Evidence:
             parts.append(f"line {self.line}")
         return ", ".join(parts) if parts else f"characters {self.start}-{self.end}"
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Evidence:
+        """The evidence :meth:`to_dict` wrote."""
+        return cls(**{name: data[name] for name in _EVIDENCE_FIELDS if name in data})
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "source_id": self.source_id,
@@ -205,6 +227,22 @@ class Evidence:
             "context_before": self.context_before,
             "context_after": self.context_after,
         }
+
+
+_EVIDENCE_FIELDS = (
+    "source_id",
+    "start",
+    "end",
+    "text",
+    "score",
+    "method",
+    "page",
+    "line",
+    "section",
+    "scores",
+    "context_before",
+    "context_after",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +279,19 @@ class Result:
         """True exactly when the status is ``VERIFIED``: the excerpt or claim stands at the
         cited location without a change of meaning."""
         return self.status is Status.VERIFIED
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Result:
+        """The result :meth:`to_dict` wrote (its confidence as rounded there), so that a
+        report written as JSON can be read back."""
+        return cls(
+            Citation.from_dict(data["citation"]),
+            Status(data["status"]),
+            data["confidence"],
+            tuple(Evidence.from_dict(e) for e in data.get("evidence", ())),
+            data.get("reason", ""),
+            data.get("details", {}),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -6,7 +6,9 @@ checkpoints (:mod:`~citecheck.records.files`)."""
 from citecheck.records.validate import (
     MAX_RECORD_DEPTH,
     RecordConfig,
+    iter_record_results,
     iter_validated_records,
+    records_report,
     validate_records,
     verify_records,
 )
@@ -14,7 +16,9 @@ from citecheck.records.validate import (
 __all__ = [
     "MAX_RECORD_DEPTH",
     "RecordConfig",
+    "iter_record_results",
     "iter_validated_records",
+    "records_report",
     "validate_records",
     "verify_records",
 ]

@@ -20,11 +20,12 @@ from typing import IO, Any
 
 from citecheck._atomic import write_text_atomic
 from citecheck.errors import InputError
+from citecheck.model import Result
 
 __all__ = ["Checkpoint", "checkpoint_path", "read_records", "same_file", "write_output"]
 
 _KIND = "citecheck records checkpoint"
-_VERSION = 1
+_VERSION = 2  # 2: each entry keeps the record's results too, for the report
 _NOT_RESULTS = frozenset(
     {"batch_size", "device", "cache_dir", "data_file_name", "output_file_name", "id_field"}
 )
@@ -106,8 +107,13 @@ class Checkpoint:
             self._truncate(0)
             return 0
         header = self._line(whole[0], 1)
-        if header.get("kind") != _KIND or header.get("version") != _VERSION:
+        if header.get("kind") != _KIND:
             raise InputError(f"{self.path} is not a checkpoint of citecheck records")
+        if header.get("version") != _VERSION:
+            raise InputError(
+                f"{self.path} was written by another release of citecheck, which kept less: "
+                "delete it to start over"
+            )
         if header.get("records") != len(self.records):
             raise InputError(
                 f"{self.path} is the checkpoint of a run over {header.get('records')} records, "
@@ -121,7 +127,11 @@ class Checkpoint:
         for number, line in enumerate(whole[1:], start=2):
             entry = self._line(line, number)
             index = number - 2
-            if entry.get("index") != index or not isinstance(entry.get("result"), dict):
+            if (
+                entry.get("index") != index
+                or not isinstance(entry.get("result"), dict)
+                or not isinstance(entry.get("results"), list)
+            ):
                 raise InputError(f"{self.path}, line {number}: not the result of record {index}")
             if index >= len(self.records) or entry.get("input") != _fingerprint(
                 self.records[index]
@@ -147,11 +157,17 @@ class Checkpoint:
             write_text_atomic(self.path, _dumps(header) + "\n")
         self._stream = self.path.open("a", encoding="utf-8", newline="\n")
 
-    def append(self, result: Mapping[str, Any]) -> None:
-        """Add the result of the next record, flushed at once (a killed process keeps it)."""
+    def append(self, result: Mapping[str, Any], results: Sequence[Result]) -> None:
+        """Add the next record, written back, and its results, flushed at once (a killed
+        process keeps it)."""
         assert self._stream is not None, "begin() first"
         index = self.done
-        entry = {"index": index, "input": _fingerprint(self.records[index]), "result": result}
+        entry = {
+            "index": index,
+            "input": _fingerprint(self.records[index]),
+            "result": result,
+            "results": [r.to_dict() for r in results],
+        }
         self._stream.write(_dumps(entry) + "\n")
         self._stream.flush()
         self.done += 1
@@ -169,12 +185,22 @@ class Checkpoint:
             self._stream = None
 
     def results(self) -> Iterator[dict[str, Any]]:
-        """The results it holds, in order."""
+        """The records it holds, written back, in order."""
+        for entry in self._entries():
+            result: dict[str, Any] = entry["result"]
+            yield result
+
+    def verdicts(self) -> Iterator[Result]:
+        """The results of every record it holds, in order."""
+        for entry in self._entries():
+            yield from (Result.from_dict(r) for r in entry["results"])
+
+    def _entries(self) -> Iterator[dict[str, Any]]:
         with self.path.open(encoding="utf-8") as stream:
             next(stream)  # the header
             for line in stream:
-                result: dict[str, Any] = json.loads(line)["result"]
-                yield result
+                entry: dict[str, Any] = json.loads(line)
+                yield entry
 
     def remove(self) -> None:
         self.close()

@@ -50,7 +50,9 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_RECORD_DEPTH",
     "RecordConfig",
+    "iter_record_results",
     "iter_validated_records",
+    "records_report",
     "validate_records",
     "verify_records",
 ]
@@ -196,14 +198,28 @@ def verify_records(
     settings, validator = _prepared(records, embedder, config, options)
     judged = list(_judge(records, settings, validator, progress, 0))
     results = tuple(result for record in judged for result in record.results)
+    return records_report(
+        results,
+        records=len(records),
+        with_errors=sum(record.failed for record in judged),
+        config=settings,
+    )
+
+
+def records_report(
+    results: Sequence[Result], *, records: int, with_errors: int, config: RecordConfig
+) -> Report:
+    """The records door's :class:`~citecheck.Report` of these results: the options in its
+    metadata, the label counts, records and records with errors in its metrics. The command
+    line builds it from its checkpoint, so a resumed run reports every record."""
     labels = Counter(r.details["label"] for r in results if "label" in r.details)
     metrics = {
         "labels": dict(labels.most_common()),
-        "records": len(records),
-        "records_with_errors": sum(record.failed for record in judged),
+        "records": records,
+        "records_with_errors": with_errors,
     }
     return Report(
-        results, kind="records", metadata={"config": settings.to_dict(), "metrics": metrics}
+        tuple(results), kind="records", metadata={"config": config.to_dict(), "metrics": metrics}
     )
 
 
@@ -250,15 +266,31 @@ def iter_validated_records(
     **options: Any,
 ) -> Iterator[dict[str, Any]]:
     """:func:`validate_records` one record at a time, in order, from position ``start``: a
-    caller can write each result as it comes (``citecheck records`` keeps a checkpoint this
-    way, and its ``--resume`` starts where the checkpoint ends). The options, the checks and
-    the results are those of :func:`validate_records`, each record's results of
-    :func:`verify_records` written back as they come; the records are checked and the model
-    loaded before the first result."""
+    caller can write each result as it comes. The options, the checks and the results are
+    those of :func:`validate_records`, each record's results of :func:`verify_records` written
+    back as they come; the records are checked and the model loaded before the first result."""
+    results = iter_record_results(
+        records, embedder=embedder, config=config, progress=progress, start=start, **options
+    )
+    return (written for written, _ in results)
+
+
+def iter_record_results(
+    records: Sequence[Mapping[str, Any]],
+    *,
+    embedder: Embedder | None = None,
+    config: RecordConfig | Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+    start: int = 0,
+    **options: Any,
+) -> Iterator[tuple[dict[str, Any], tuple[Result, ...]]]:
+    """:func:`iter_validated_records` with each record's results beside its written-back copy:
+    ``citecheck records`` keeps both in its checkpoint, so that ``--resume`` starts where the
+    checkpoint ends and the report still covers every record."""
     settings, validator = _prepared(records, embedder, config, options, start)
     judged = _judge(records, settings, validator, progress, start)
     return (
-        _written_back(records[index], record.results, settings)
+        (_written_back(records[index], record.results, settings), record.results)
         for index, record in enumerate(judged, start=start)
     )
 
