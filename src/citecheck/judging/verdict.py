@@ -34,6 +34,7 @@ __all__ = [
     "closest",
     "confidence",
     "fragments_partial",
+    "located",
     "match_status",
     "result",
     "stands",
@@ -100,6 +101,11 @@ def where_found(evidence: Evidence) -> str:
     if evidence.line is not None:
         return f"at line {evidence.line}"
     return f"at characters {evidence.start}-{evidence.end}"
+
+
+def located(evidence: Evidence) -> str:
+    """Where a passage stands, its source named: ``in 'a' (p. 3, line 2)``."""
+    return f"in {evidence.source_id!r} ({evidence.where()})"
 
 
 def result(

@@ -381,10 +381,8 @@ _EDGE_MARKS = " \t\n.,;:!?()[]\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e\u202
 
 
 def _where(piece: Passage) -> str:
-    document = piece.document
-    page = document.page_at(piece.start)
-    place = f"p. {page}" if page is not None else f"line {document.line_at(piece.start)}"
-    return f"in {document.id!r} ({place})"
+    """Where a passage stands, as every door says it."""
+    return verdict.located(piece.document.evidence(piece.start, piece.end, 0.0, "", context=0))
 
 
 def _join(chain: list[Passage]) -> Passage:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from citecheck.documents import Document, split_sources
 from citecheck.documents.split import Sources, as_documents
 from citecheck.errors import CitecheckError, ConfigError, InputError
+from citecheck.judging import verdict
 from citecheck.judging.support import Assessment, SupportAssessor, word_coverage
 from citecheck.language.text import WORD
 from citecheck.model import Evidence, Status
@@ -287,7 +288,7 @@ class SemanticValidator:
         evidence, score = assessment.evidence[0], assessment.score
         label = self.thresholds.label(score)
         names = self.label_names
-        reason = f"best match {_describe(evidence)} at cosine {score:.2f}: {names[label]}"
+        reason = f"best match {verdict.located(evidence)} at cosine {score:.2f}: {names[label]}"
         conflict = "; ".join(assessment.conflicts) or None
         if conflict and label in (Label.VERY_LIKELY_TRUE, Label.LIKELY_TRUE):
             label = Label.AMBIGUOUS
@@ -310,7 +311,7 @@ class SemanticValidator:
         hardly any of its words are there; else still ambiguous."""
         verbatim = self.support.verbatim(citation, documents)
         if verbatim is not None:
-            why = f"its words stand {_describe(verbatim)} at {verbatim.score:.0%} similarity"
+            why = f"its words stand {verdict.located(verbatim)} at {verbatim.score:.0%} similarity"
             return Label.LIKELY_TRUE, verbatim, why
         if conflict:
             return Label.LIKELY_UNTRUE, best, conflict
@@ -362,7 +363,3 @@ def _offset(evidence: Evidence, documents: Sequence[Document]) -> int:
     document = next(d for d in documents if d.id == evidence.source_id)
     offset = document.metadata.get("offset", 0)
     return offset if isinstance(offset, int) else 0
-
-
-def _describe(evidence: Evidence) -> str:
-    return f"in {evidence.source_id!r} ({evidence.where()})"
