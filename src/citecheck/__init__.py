@@ -44,6 +44,7 @@ __all__ = [
     "LocationKindError",
     "MissingDependencyError",
     "Page",
+    "PaperLibrary",
     "Report",
     "Result",
     "Section",
@@ -68,5 +69,16 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """:class:`PaperLibrary` is imported when first asked for: it brings the paper readers and
+    the sentence chunking, which ``import citecheck`` does not need."""
+    if name == "PaperLibrary":
+        from citecheck.papers import PaperLibrary
+
+        return PaperLibrary
+    raise AttributeError(f"module 'citecheck' has no attribute {name!r}")
+
 
 _moved.install()  # the old module names, for one release

@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -119,3 +119,40 @@ def _mode_for(target: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+@contextmanager
+def locked_folder(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on a folder while a change is saved into it: two changes at once
+    would each remove the other's new files as stale, or commit a manifest without the other's
+    part. Where there are no POSIX locks (Windows), changes are not serialised."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)
+
+
+def check_listed(
+    file: Path, size: int, sha256: str, *, listed_size: int, listed_sha256: str
+) -> None:
+    """A file read back is the one its manifest lists, by size and SHA-256, or
+    :class:`~citecheck.errors.SavedIndexError` names it and says how it differs."""
+    from citecheck.errors import SavedIndexError
+
+    if size != listed_size:
+        raise SavedIndexError(
+            f"{file}: {size} bytes where the manifest says {listed_size}: the file is "
+            "truncated or was replaced"
+        )
+    if sha256 != listed_sha256:
+        raise SavedIndexError(
+            f"{file}: its SHA-256 differs from the manifest's: the file was changed, or copied "
+            "in from another save"
+        )

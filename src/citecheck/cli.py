@@ -183,7 +183,37 @@ def _parser() -> argparse.ArgumentParser:
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
     _refs_parser(commands)
+    _papers_parser(commands)
     return parser
+
+
+def _papers_parser(commands: Any) -> None:
+    papers = commands.add_parser(
+        "papers",
+        help="a library of papers with printed page numbers, kept on disk",
+        description="Add papers (PDF, Markdown or text with [PAGE:N] markers or form feeds, "
+        "docling JSON) and bibliographies (BibTeX .bib, CSL .json) to a library folder, or list "
+        "what it holds. A failed add leaves the library as it was.",
+    ).add_subparsers(dest="papers_command", required=True)
+    add = papers.add_parser("add", help="add papers and bibliographies to a library")
+    add.add_argument("files", type=Path, nargs="*", help="the papers")
+    add.add_argument("--library", type=Path, required=True, metavar="DIR", help="the library")
+    add.add_argument(
+        "--key",
+        help="the key of the one paper given (default: its bibliography "
+        "entry's key, else its file name without the extension)",
+    )
+    add.add_argument(
+        "--bib",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a BibTeX (.bib) or CSL JSON (.json) bibliography; its entries' file "
+        "fields are added too",
+    )
+    listing = papers.add_parser("list", help="the papers of a library, with their pages")
+    listing.add_argument("--library", type=Path, required=True, metavar="DIR", help="the library")
 
 
 def _refs_parser(commands: Any) -> None:
@@ -340,6 +370,8 @@ def _run(argv: Sequence[str] | None) -> int:
         return _records(args)
     if args.command == "refs":
         return _refs(args)
+    if args.command == "papers":
+        return _papers(args)
     try:
         text = _read(args.answer)
         documents = load_paths(args.sources)
@@ -651,6 +683,44 @@ def _refs(args: argparse.Namespace) -> int:
     print(f"per-item log: {log}", file=sys.stderr if on_stdout else sys.stdout)
     unreadable = evaluation.warnings or evaluation.metrics()["error_items"]
     return EXIT_ERROR if unreadable else _exit_status(evaluation)
+
+
+def _papers(args: argparse.Namespace) -> int:
+    """``papers add``: each file and bibliography added in turn, a failure said and the rest
+    still added (exit 2 when one failed); ``papers list``: key, format, pages, title."""
+    from citecheck.papers import PaperLibrary
+
+    if args.papers_command == "list" and not args.library.is_dir():
+        raise CitecheckError(f"no library at {args.library}: add papers to it first")
+    library = PaperLibrary(args.library)
+    if args.papers_command == "list":
+        for key in library:
+            meta = library.metadata(key)
+            labels = meta.page_labels
+            pages = f"pp. {labels[0]}-{labels[-1]}" if labels else "no pages"
+            print(f"{key}\t{meta.format}\t{pages}\t{meta.title or ''}")
+        return EXIT_PASSED
+    if args.key is not None and len(args.files) != 1:
+        raise CitecheckError("--key names one paper: give exactly one file with it")
+    failed = False
+    for bib in args.bib:
+        try:
+            imported = library.add_bibliography(bib)
+        except (CitecheckError, OSError) as exc:
+            print(f"citecheck: error: {exc}", file=sys.stderr)
+            failed = True
+            continue
+        _warn(imported.warnings)
+        print(f"{bib}: {len(imported.keys)} entries, {len(imported.added)} papers read")
+    for file in args.files:
+        try:
+            key = library.add(file, args.key)
+        except (CitecheckError, OSError) as exc:
+            print(f"citecheck: error: {exc}", file=sys.stderr)
+            failed = True
+            continue
+        print(f"{file}: {key}, {len(library.pages(key))} pages")
+    return EXIT_ERROR if failed else EXIT_PASSED
 
 
 def _coverage(extractor: ReferenceExtractor, text: str) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -27,7 +26,14 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from citecheck._atomic import Sink, fsync_directory, write_bytes_atomic, write_new_file
+from citecheck._atomic import (
+    Sink,
+    check_listed,
+    fsync_directory,
+    locked_folder,
+    write_bytes_atomic,
+    write_new_file,
+)
 from citecheck.errors import InputError, SavedIndexError
 
 __all__ = ["MANIFEST", "RECORDS", "VERSION", "read_saved", "reading", "write_saved"]
@@ -57,7 +63,7 @@ def write_saved(
     generation = secrets.token_hex(8)
     writers = {RECORDS: _rows_writer(rows), **files}
     listed: dict[str, dict[str, Any]] = {}
-    with _one_save_at_a_time(path):
+    with locked_folder(path):
         try:
             for name, fill in writers.items():
                 stem, suffix = name.split(".", 1)
@@ -120,24 +126,6 @@ def reading(path: Path) -> Iterator[None]:
         raise SavedIndexError(f"{path}: malformed manifest or records ({exc!r})") from None
     except OSError as exc:  # a file checked, then removed by a save committing meanwhile
         raise SavedIndexError(f"{path}: a saved file could not be read ({exc})") from None
-
-
-@contextmanager
-def _one_save_at_a_time(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the directory while saving into it: two saves at once would
-    each remove the other's new files as stale before it commits. Where there are no POSIX
-    locks (Windows), saves are not serialised."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        yield
-        return
-    handle = os.open(path, os.O_RDONLY)
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(handle)
 
 
 def _rows_writer(rows: Iterable[dict[str, Any]]) -> Callable[[Sink], None]:
@@ -204,16 +192,7 @@ def _read_unchecked(file: Path, what: str) -> bytes:
 
 
 def _compare(file: Path, entry: dict[str, Any], size: int, sha256: str) -> None:
-    if size != entry["size"]:
-        raise SavedIndexError(
-            f"{file}: {size} bytes where the manifest says {entry['size']}: the file is "
-            "truncated or was replaced"
-        )
-    if sha256 != entry["sha256"]:
-        raise SavedIndexError(
-            f"{file}: its SHA-256 differs from the manifest's: the file was changed, or copied "
-            "in from another save"
-        )
+    check_listed(file, size, sha256, listed_size=entry["size"], listed_sha256=entry["sha256"])
 
 
 def _remove_stale(path: Path, listed: Mapping[str, Mapping[str, Any]]) -> None:

@@ -1,0 +1,392 @@
+"""The paper library: papers with printed page numbers, kept in a folder on disk.
+
+:class:`PaperLibrary` is the front of this package. It reads a file through
+:mod:`~citecheck.papers.readers`, cuts it into chunks (:mod:`~citecheck.papers.chunks`) and
+keeps everything through :mod:`~citecheck.papers.store`, whose every change is one atomic
+commit. Opening a library reads its manifest only; a paper's text, pages and chunks are read
+when first asked for, and kept for the next question about the same paper.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import asdict, replace
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from citecheck.documents.bibliography import read_bibliography
+from citecheck.documents.document import Document
+from citecheck.documents.structure import Page
+from citecheck.errors import MissingDependencyError, SavedIndexError, SourceError
+from citecheck.language.chunking import builtin_splitter, default_splitter
+from citecheck.papers.bibliography import check_unique_keys, entry_file
+from citecheck.papers.chunks import ChunkOptions, paper_chunks
+from citecheck.papers.errors import PaperFileError, UnknownPaperError
+from citecheck.papers.model import BibliographyImport, PaperChunk, PaperMetadata, PaperPage
+from citecheck.papers.readers import PageRecord, read_paper
+from citecheck.papers.store import Entry, Store, Transaction
+
+__all__ = ["PaperLibrary"]
+
+_CACHED = 64
+"""Files kept parsed in memory: enough for the papers one draft cites, bounded for a library
+of thousands."""
+
+
+class _Prepared:
+    """A paper read and chunked, ready to be written: nothing of it is on disk yet."""
+
+    __slots__ = ("contents", "entry")
+
+    def __init__(self, entry: Entry, contents: dict[str, bytes]) -> None:
+        self.entry = entry
+        self.contents = contents
+
+
+class PaperLibrary:
+    """Papers with their pages, in the folder ``path`` (created on the first add).
+
+    ``add(file)`` stores a PDF, a Markdown or text file with ``[PAGE:N]`` markers or form
+    feeds, or a docling JSON document; ``add_bibliography(bib)`` stores a BibTeX or CSL JSON
+    bibliography's entries and the files they name. A paper is then read back by key:
+    ``metadata``, ``pages`` (with printed labels), ``chunks`` and ``document`` (a
+    :class:`~citecheck.Document` whose ``p. 12`` is printed page 12).
+
+    ``language`` picks the sentence rules chunks are cut with, ``max_chunk_chars`` bounds a
+    chunk; both are stored with each paper added.
+    """
+
+    __slots__ = ("_cache", "_entries", "_options", "_store")
+
+    def __init__(
+        self,
+        path: str | PathLike[str],
+        *,
+        language: str = "en",
+        max_chunk_chars: int | None = 1000,
+    ) -> None:
+        self._store = Store(Path(path))
+        self._options = ChunkOptions(language=language, max_chunk_chars=max_chunk_chars)
+        self._entries = self._store.read()
+        self._cache: OrderedDict[str, Any] = OrderedDict()
+
+    def __repr__(self) -> str:
+        return f"PaperLibrary({str(self.path)!r}, {len(self)} papers)"
+
+    @property
+    def path(self) -> Path:
+        """The library's folder."""
+        return self._store.path
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def keys(self) -> list[str]:
+        """Every key, papers and bibliography entries without text alike, in the order added."""
+        return list(self._entries)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.keys())
+
+    def metadata(self, key: str) -> PaperMetadata:
+        """What the library knows of ``key`` without reading its text."""
+        return self._entry(key).metadata
+
+    def pages(self, key: str) -> list[PaperPage]:
+        """The pages of ``key`` in file order, each with its printed label, its number, its
+        range in the paper's text and its text; empty for an entry with no text."""
+        records = self._records(key)
+        if not records:
+            return []
+        text = self._text(key)
+        return [
+            PaperPage(index, r.label, r.number, r.start, r.end, text[r.start : r.end])
+            for index, r in enumerate(records)
+        ]
+
+    def chunks(self, key: str) -> list[PaperChunk]:
+        """The chunks of ``key``, in text order; empty for an entry with no text."""
+        stored = self._entry(key).files.get("chunks")
+        if stored is None:
+            return []
+        rows = self._parsed(key, "chunks", _parse_chunks)
+        return list(rows)
+
+    def text(self, key: str) -> str:
+        """The text of ``key`` (empty for an entry with no text); offsets of pages and chunks
+        point into it."""
+        return self._text(key)
+
+    def document(self, key: str) -> Document:
+        """``key`` as a :class:`~citecheck.Document`: its text, its numbered pages (so
+        ``document.resolve(Location.parse("p. 12"))`` is printed page 12), its sections, and
+        its metadata. An entry with no text is a document with no text and no pages, so a
+        page of it resolves to :class:`~citecheck.LocationKindError`: it cannot be checked."""
+        entry = self._entry(key)
+        cached = self._cache.get(f"document:{key}")
+        if isinstance(cached, tuple) and cached[0] == entry.files.get("text"):
+            document: Document = cached[1]
+            return document
+        meta = entry.metadata
+        pages = tuple(
+            Page(r.number, r.start, r.end) for r in self._records(key) if r.number is not None
+        )
+        details: dict[str, Any] = {"key": key, "title": meta.title, "authors": list(meta.authors)}
+        details.update(year=meta.year, file=meta.file, format=meta.format, sha256=meta.sha256)
+        if entry.markdown:
+            details["format"] = "markdown"
+        metadata = {name: value for name, value in details.items() if value is not None}
+        document = Document(key, self._text(key), metadata, pages=pages)
+        self._remember(f"document:{key}", (entry.files.get("text"), document))
+        return document
+
+    # -- changing --------------------------------------------------------------------------
+
+    def add(self, file: str | PathLike[str], key: str | None = None) -> str:
+        """Store the paper in ``file`` and return its key.
+
+        The key is ``key``, else that of the bibliography entry whose ``file`` names this file,
+        else the file's name without its extension. The same content added again under its
+        key changes nothing; changed content replaces that paper only. A file that cannot be
+        read raises :class:`~citecheck.papers.PaperFileError` naming it, and leaves the library
+        exactly as it was."""
+        path = Path(file)
+        data = _read_bytes(path)
+        self._entries = self._store.read()
+        key = _checked_key(key) if key is not None else self._key_for(path)
+        sha256 = hashlib.sha256(data).hexdigest()
+        current = self._entries.get(key)
+        if current is not None and current.metadata.sha256 == sha256:
+            return key
+        prepared = self._prepare(key, path, data, sha256)
+        with self._store.transaction() as transaction:
+            entries = dict(transaction.entries)
+            entries[key] = _stored(transaction, prepared, entries.get(key), None)
+            transaction.commit(entries)
+        self._entries = transaction.entries
+        return key
+
+    def add_bibliography(self, bib: str | PathLike[str]) -> BibliographyImport:
+        """Store the entries of a BibTeX (``bib`` extra) or CSL JSON bibliography, and the paper
+        of each entry whose ``file`` (relative to the bibliography) exists and can be read, all
+        in one commit.
+
+        An entry without a file, or whose file is missing or unreadable, is kept with its
+        metadata only (no pages) and named in the result's ``warnings``; a key already in the
+        library gets the entry's metadata and keeps its text unless the entry's file replaces
+        it. Two entries with one key are a :class:`~citecheck.papers.PaperFileError` naming
+        both, and nothing is stored."""
+        path = Path(bib)
+        bibliography = read_bibliography(path)
+        check_unique_keys(path)
+        warnings = list(bibliography.warnings)
+        self._entries = self._store.read()
+        prepared: dict[str, _Prepared] = {}
+        files: dict[str, Path | None] = {}
+        for item in bibliography:
+            file = files[item.key] = entry_file(path, item.file)
+            current = self._entries.get(item.key)
+            has_text = current is not None and current.metadata.has_text
+            if file is None:
+                if not has_text:
+                    warnings.append(
+                        f"{path}: the entry {item.key!r} names no file: its metadata is kept, "
+                        "and it has no pages"
+                    )
+                continue
+            try:
+                data = _read_bytes(file)
+                sha256 = hashlib.sha256(data).hexdigest()
+                if current is None or current.metadata.sha256 != sha256:
+                    prepared[item.key] = self._prepare(item.key, file, data, sha256)
+            except (PaperFileError, MissingDependencyError) as exc:
+                kept = "its earlier text is kept" if has_text else "it has no pages"
+                warnings.append(f"{path}: the entry {item.key!r}: {exc}; {kept}")
+        with self._store.transaction() as transaction:
+            entries = dict(transaction.entries)
+            for item in bibliography:
+                old = entries.get(item.key)
+                if item.key in prepared:
+                    entry = _stored(transaction, prepared[item.key], old, None)
+                else:
+                    entry = old or Entry(PaperMetadata(item.key))
+                metadata = replace(
+                    entry.metadata,
+                    title=item.title or entry.metadata.title,
+                    authors=item.authors or entry.metadata.authors,
+                    year=item.year or entry.metadata.year,
+                )
+                bib_file = files[item.key]
+                entries[item.key] = replace(
+                    entry, metadata=metadata, bib_file=str(bib_file) if bib_file else None
+                )
+            transaction.commit(entries)
+        self._entries = transaction.entries
+        return BibliographyImport(
+            tuple(bibliography.keys), tuple(prepared), tuple(dict.fromkeys(warnings))
+        )
+
+    def remove(self, key: str) -> None:
+        """Remove ``key``: its metadata and its files."""
+        with self._store.transaction() as transaction:
+            entries = dict(transaction.entries)
+            if key not in entries:
+                raise UnknownPaperError(_unknown(key, entries))
+            del entries[key]
+            transaction.commit(entries)
+        self._entries = transaction.entries
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _entry(self, key: str) -> Entry:
+        entry = self._entries.get(key)
+        if entry is None:
+            raise UnknownPaperError(_unknown(key, self._entries))
+        return entry
+
+    def _key_for(self, path: Path) -> str:
+        """The key of the bibliography entry whose file is ``path``, else its stem."""
+        resolved = str(path.resolve())
+        for key, entry in self._entries.items():
+            if entry.bib_file == resolved:
+                return key
+        return _checked_key(path.stem)
+
+    def _prepare(self, key: str, path: Path, data: bytes, sha256: str) -> _Prepared:
+        """Read and chunk a paper, and encode its files; everything that can fail on its
+        content fails here, before the library is touched."""
+        paper = read_paper(path, data)
+        pages = tuple(Page(r.number, r.start, r.end) for r in paper.pages if r.number is not None)
+        document = Document(key, paper.text, pages=pages)
+        chunks = paper_chunks(
+            document, markdown=paper.markdown, markers=paper.markers, options=self._options
+        )
+        try:
+            text = paper.text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise PaperFileError(path, f"{path} holds text that cannot be stored: {exc}") from None
+        contents = {
+            "text": text,
+            "pages": json.dumps([asdict(r) for r in paper.pages]).encode("utf-8"),
+            "chunks": "".join(
+                json.dumps(asdict(c), ensure_ascii=False) + "\n" for c in chunks
+            ).encode("utf-8"),
+        }
+        metadata = PaperMetadata(
+            key,
+            file=path.name,
+            sha256=sha256,
+            format=paper.format,
+            page_labels=tuple(r.label for r in paper.pages),
+        )
+        chunking = {**asdict(self._options), "splitter": _splitter_name(self._options.language)}
+        return _Prepared(
+            Entry(metadata, {}, None, paper.markdown, paper.markers, chunking), contents
+        )
+
+    def _text(self, key: str) -> str:
+        if "text" not in self._entry(key).files:
+            return ""
+        text: str = self._parsed(key, "text", lambda raw: raw.decode("utf-8"))
+        return text
+
+    def _records(self, key: str) -> tuple[PageRecord, ...]:
+        if "pages" not in self._entry(key).files:
+            return ()
+        records: tuple[PageRecord, ...] = self._parsed(key, "pages", _parse_pages)
+        return records
+
+    def _parsed(self, key: str, role: str, parse: Any) -> Any:
+        """A per-paper file, read, checked and parsed once (cached by its name, which no later
+        change reuses). A file that a change committed meanwhile removed is looked up again
+        in the manifest on disk."""
+        for attempt in (1, 2):
+            stored = self._entry(key).files[role]
+            if stored.name in self._cache:
+                self._cache.move_to_end(stored.name)
+                return self._cache[stored.name]
+            try:
+                raw = self._store.read_file(stored)
+            except FileNotFoundError:
+                if attempt == 2:
+                    raise SavedIndexError(
+                        f"{self.path}: {stored.name}, listed in the manifest, is missing"
+                    ) from None
+                self._entries = self._store.read()
+                continue
+            try:
+                value = parse(raw)
+            except (ValueError, KeyError, TypeError) as exc:
+                raise SavedIndexError(
+                    f"{self.path}: {stored.name} is malformed ({exc!r})"
+                ) from None
+            self._remember(stored.name, value)
+            return value
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _remember(self, name: str, value: Any) -> None:
+        self._cache[name] = value
+        self._cache.move_to_end(name)
+        while len(self._cache) > _CACHED:
+            self._cache.popitem(last=False)
+
+
+def _stored(
+    transaction: Transaction, prepared: _Prepared, old: Entry | None, bib_file: str | None
+) -> Entry:
+    """The entry of a prepared paper, its files written in ``transaction``; the bibliographic
+    metadata and file of the entry it replaces are kept."""
+    files = transaction.write(prepared.entry.metadata.key, prepared.contents)
+    entry = replace(prepared.entry, files=files, bib_file=bib_file)
+    if old is None:
+        return entry
+    meta = replace(
+        entry.metadata,
+        title=old.metadata.title,
+        authors=old.metadata.authors,
+        year=old.metadata.year,
+    )
+    return replace(entry, metadata=meta, bib_file=old.bib_file)
+
+
+def _parse_pages(raw: bytes) -> tuple[PageRecord, ...]:
+    return tuple(PageRecord(**row) for row in json.loads(raw.decode("utf-8")))
+
+
+def _parse_chunks(raw: bytes) -> tuple[PaperChunk, ...]:
+    return tuple(PaperChunk(**json.loads(line)) for line in raw.decode("utf-8").splitlines())
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise PaperFileError(path, f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise PaperFileError(path, f"{path} is a folder, not a paper file") from None
+    except OSError as exc:
+        raise PaperFileError(path, f"cannot read {path}: {exc.strerror}") from None
+
+
+def _checked_key(key: object) -> str:
+    if not isinstance(key, str) or not key.strip():
+        raise SourceError(f"a paper key must be a non-empty string, got {key!r}")
+    return key
+
+
+def _unknown(key: str, entries: dict[str, Entry]) -> str:
+    known = ", ".join(repr(k) for k in list(entries)[:10]) or "none"
+    return f"the paper library has no paper {key!r} (keys: {known})"
+
+
+def _splitter_name(language: str) -> str:
+    return "builtin" if default_splitter(language) is builtin_splitter else "sentencex"

@@ -1,0 +1,296 @@
+"""The paper library's folder: its manifest, its per-paper files, and the one way to change them.
+
+Layout::
+
+    <library>/manifest.json            format, version, and every paper: metadata + its files
+    <library>/papers/<key>.<generation>.txt           the paper's text
+    <library>/papers/<key>.<generation>.pages.json    its pages: label, number, range
+    <library>/papers/<key>.<generation>.chunks.jsonl  its chunks, one JSON object a line
+
+A change is made as :mod:`citecheck.indexes.saved` saves an index: the new per-paper files are
+written under names no earlier change used (a fresh ``generation``) and flushed to the disk,
+then ``manifest.json`` is replaced in one atomic rename. The rename is the commit. A change that
+fails or is killed before it leaves the old manifest, which names only the old files, so the
+library reads exactly as before; files no manifest names are removed by the next change. A
+reader checks each file's size and SHA-256 against the manifest, so a truncated or swapped file
+is a :class:`~citecheck.errors.SavedIndexError` naming it, never a paper that mixes two adds.
+Changes in one folder take turns under a lock on it, and each starts from the manifest on disk,
+so two processes adding papers lose neither's paper.
+
+Each paper's ``files`` is a mapping from a role to a file, so the next step (vectors per paper,
+a BM25 index over the library) adds roles and files here without a new layout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from citecheck._atomic import (
+    Sink,
+    check_listed,
+    fsync_directory,
+    locked_folder,
+    write_bytes_atomic,
+    write_new_file,
+)
+from citecheck.errors import SavedIndexError
+from citecheck.papers.model import PaperMetadata
+
+__all__ = ["DATA", "FORMAT", "MANIFEST", "VERSION", "Entry", "Store", "StoredFile", "Transaction"]
+
+MANIFEST = "manifest.json"
+DATA = "papers"
+FORMAT = "citecheck-paper-library"
+VERSION = 1
+_ROLES = {"text": "txt", "pages": "pages.json", "chunks": "chunks.jsonl"}
+_DATA_FILE = re.compile(r"[A-Za-z0-9_-]{0,40}\.[0-9a-f]{16}\.(?:txt|pages\.json|chunks\.jsonl)")
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFile:
+    """A per-paper file as the manifest lists it: its name in ``papers/``, size and SHA-256."""
+
+    name: str
+    size: int
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One paper in the manifest: its metadata, its files by role (none for a bibliography
+    entry without text), the file its bibliography entry names (an absolute path, by which an
+    ``add`` of that file finds its key), whether its text is Markdown, whether its pages come
+    from ``[PAGE:N]`` markers, and the options its chunks were cut with."""
+
+    metadata: PaperMetadata
+    files: Mapping[str, StoredFile] = field(default_factory=dict)
+    bib_file: str | None = None
+    markdown: bool = False
+    markers: bool = False
+    chunking: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "files", MappingProxyType(dict(self.files)))
+        object.__setattr__(self, "chunking", MappingProxyType(dict(self.chunking)))
+
+
+class Store:
+    """The folder of one paper library: reads its manifest and files, and opens
+    :class:`Transaction`s, the only way anything in it changes."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: Path) -> None:
+        if path.exists() and not path.is_dir():
+            raise SavedIndexError(f"{path} is a file, not a paper library folder")
+        self.path = path
+
+    @property
+    def manifest(self) -> Path:
+        return self.path / MANIFEST
+
+    def read(self) -> dict[str, Entry]:
+        """The papers the manifest lists, in the order added; none when there is no manifest
+        yet (a library not written to)."""
+        try:
+            raw = self.manifest.read_bytes()
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            raise SavedIndexError(f"{self.manifest}: cannot be read: {exc.strerror}") from None
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except ValueError as exc:
+            raise SavedIndexError(f"{self.manifest}: not JSON: {exc}") from None
+        if not isinstance(body, dict) or body.get("format") != FORMAT:
+            raise SavedIndexError(f"{self.manifest}: not a paper library manifest")
+        if body.get("version") != VERSION:
+            raise SavedIndexError(
+                f"{self.manifest}: paper library version {body.get('version')!r}, which this "
+                f"citecheck does not know (it reads version {VERSION}); a newer citecheck wrote it?"
+            )
+        try:
+            return {str(key): _entry(str(key), row) for key, row in body["papers"].items()}
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise SavedIndexError(f"{self.manifest}: a malformed paper entry ({exc!r})") from None
+
+    def read_file(self, stored: StoredFile) -> bytes:
+        """The content of a per-paper file, checked against the manifest's size and SHA-256.
+        A file that vanished raises :class:`FileNotFoundError` (a change committed since the
+        manifest was read removed it: read the manifest again)."""
+        file = self.path / DATA / stored.name
+        try:
+            content = file.read_bytes()
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise SavedIndexError(
+                f"{file}: listed in the manifest but cannot be read: {exc}"
+            ) from None
+        digest = hashlib.sha256(content).hexdigest()
+        check_listed(
+            file, len(content), digest, listed_size=stored.size, listed_sha256=stored.sha256
+        )
+        return content
+
+    @contextmanager
+    def transaction(self) -> Iterator[Transaction]:
+        """A change to the library, under the folder's lock, starting from the manifest on
+        disk. Files written in it that no commit took (an error, or no commit) are removed;
+        after a commit, files no manifest names are removed."""
+        created = not self.path.exists()
+        self.path.mkdir(parents=True, exist_ok=True)
+        if created:
+            fsync_directory(self.path.parent)
+        (self.path / DATA).mkdir(exist_ok=True)
+        with locked_folder(self.path):
+            transaction = Transaction(self, self.read())
+            try:
+                yield transaction
+            finally:
+                if transaction.committed:
+                    _remove_stale(self.path, transaction.entries)
+                else:
+                    transaction.discard()
+
+
+class Transaction:
+    """One change: write new per-paper files, then :meth:`commit` the manifest that names them."""
+
+    __slots__ = ("_written", "committed", "entries", "store")
+
+    def __init__(self, store: Store, entries: dict[str, Entry]) -> None:
+        self.store = store
+        self.entries = entries
+        self.committed = False
+        self._written: list[Path] = []
+
+    def write(self, key: str, contents: Mapping[str, bytes]) -> dict[str, StoredFile]:
+        """Write a paper's files (``text``, ``pages``, ``chunks``: their bytes) under new names
+        and flush them to the disk; the manifest does not name them until :meth:`commit`."""
+        stem = f"{_UNSAFE.sub('_', key)[:40]}.{secrets.token_hex(8)}"
+        stored = {}
+        for role, content in contents.items():
+            name = f"{stem}.{_ROLES[role]}"
+            file = self.store.path / DATA / name
+            self._written.append(file)
+            written = write_new_file(file, _filler(content))
+            stored[role] = StoredFile(name, written.size, written.sha256)
+        return stored
+
+    def commit(self, entries: Mapping[str, Entry]) -> None:
+        """Replace the manifest with one listing ``entries``, in one atomic rename."""
+        fsync_directory(self.store.path / DATA)
+        body = {
+            "format": FORMAT,
+            "version": VERSION,
+            "papers": {key: _row(entry) for key, entry in entries.items()},
+        }
+        data = json.dumps(body, indent=1, ensure_ascii=False).encode("utf-8")
+        try:
+            write_bytes_atomic(self.store.manifest, data)
+        except BaseException:
+            # The rename may have happened before the error (flushing the folder failed):
+            # then the new manifest names the new files, and they must stay.
+            with suppress(OSError):
+                if self.store.manifest.read_bytes() == data:
+                    self._took(entries)
+            raise
+        self._took(entries)
+
+    def _took(self, entries: Mapping[str, Entry]) -> None:
+        self.entries = dict(entries)
+        self.committed = True
+
+    def discard(self) -> None:
+        for file in self._written:
+            with suppress(OSError):
+                file.unlink()
+
+
+def _filler(content: bytes) -> Callable[[Sink], None]:
+    def fill(sink: Sink) -> None:
+        sink.write(content)
+
+    return fill
+
+
+def _remove_stale(path: Path, entries: Mapping[str, Entry]) -> None:
+    """Remove per-paper files no paper names (replaced, removed, or left by a change that was
+    killed) and temporary manifests left by a killed commit. Best effort: the change is
+    committed already, and a file left here is ignored and removed next time."""
+    keep = {stored.name for entry in entries.values() for stored in entry.files.values()}
+    with suppress(OSError):
+        for file in (path / DATA).iterdir():
+            if file.name not in keep and _DATA_FILE.fullmatch(file.name):
+                with suppress(OSError):
+                    file.unlink()
+    temporary = re.compile(rf"\.{re.escape(MANIFEST)}\..+\.tmp")
+    with suppress(OSError):
+        for file in path.iterdir():
+            if temporary.fullmatch(file.name):
+                with suppress(OSError):
+                    file.unlink()
+
+
+def _row(entry: Entry) -> dict[str, Any]:
+    meta = entry.metadata
+    row: dict[str, Any] = {
+        "title": meta.title,
+        "authors": list(meta.authors),
+        "year": meta.year,
+        "file": meta.file,
+        "sha256": meta.sha256,
+        "format": meta.format,
+        "page_labels": list(meta.page_labels),
+        "bib_file": entry.bib_file,
+        "markdown": entry.markdown,
+        "markers": entry.markers,
+        "chunking": dict(entry.chunking),
+        "files": {
+            role: {"name": s.name, "size": s.size, "sha256": s.sha256}
+            for role, s in entry.files.items()
+        },
+    }
+    return row
+
+
+def _entry(key: str, row: Mapping[str, Any]) -> Entry:
+    files = {}
+    for role, listed in row.get("files", {}).items():
+        name = listed["name"]
+        if not isinstance(name, str) or not _DATA_FILE.fullmatch(name):
+            raise ValueError(f"paper {key!r}: a file name that is no per-paper file: {name!r}")
+        files[str(role)] = StoredFile(name, int(listed["size"]), str(listed["sha256"]))
+    metadata = PaperMetadata(
+        key=key,
+        title=_optional(row.get("title")),
+        authors=tuple(str(a) for a in row.get("authors", ())),
+        year=_optional(row.get("year")),
+        file=_optional(row.get("file")),
+        sha256=_optional(row.get("sha256")),
+        format=_optional(row.get("format")),
+        page_labels=tuple(str(label) for label in row.get("page_labels", ())),
+    )
+    return Entry(
+        metadata,
+        files,
+        _optional(row.get("bib_file")),
+        bool(row.get("markdown", False)),
+        bool(row.get("markers", False)),
+        dict(row.get("chunking", {})),
+    )
+
+
+def _optional(value: object) -> str | None:
+    return None if value is None else str(value)
