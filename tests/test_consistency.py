@@ -144,3 +144,22 @@ def test_a_result_read_back_from_its_json_is_the_same_result(name: str) -> None:
         assert again.to_dict() == result.to_dict()
         assert again.status is result.status
         assert again.evidence == result.evidence
+
+
+def test_every_door_s_report_pickles_and_copies() -> None:
+    """Reports travel between processes (multiprocessing, caches): their read-only mappings
+    are pickled as plain dicts and made read-only again."""
+    import copy
+    import pickle
+
+    reports = [
+        citecheck.verify('"Nobody expected the bridge" [[b]] and [[ghost]]', SOURCES),
+        citecheck.verify_references('"x" [Bala 1.5] [Bala 1.99]', against={"Bala": [10]}),
+        citecheck.evaluate_dataset(
+            [{"id": "q", "answer": "[Bala 1.1]", "template": "T1"}], against={"Bala": [10]}
+        ),
+    ]
+    for report in reports:
+        for again in (pickle.loads(pickle.dumps(report)), copy.deepcopy(report)):
+            assert type(again) is type(report)
+            assert again.to_dict() == report.to_dict()

@@ -554,3 +554,48 @@ def test_import_citecheck_stays_light() -> None:
         "assert not {'pandas', 'openpyxl'} & set(sys.modules), sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_shared_passages_mark_the_right_words_after_an_emoji() -> None:
+    """The page's script slices the stored stretches of a source with JavaScript's
+    ``String.slice``, which counts UTF-16 units: an emoji or a mathematical letter is two of
+    them, so the offsets written for it must count that way too."""
+    from citecheck.exports._html import RESULTS_PAGE, _passage
+
+    source = "".join(f"Sentence {i} has an emoji 😀 and math 𝑥 here. " for i in range(400))
+    results = []
+    for i in range(150):
+        needle = f"Sentence {i} has"
+        start = source.index(needle)
+        end = start + len(needle)
+        evidence = Evidence(
+            "s",
+            start,
+            end,
+            source[start:end],
+            0.9,
+            "fuzzy",
+            context_before=source[max(0, start - 300) : start],
+            context_after=source[end : end + 300],
+        )
+        citation = Citation("s", excerpt=needle)
+        results.append(Result(citation, Status.UNSUPPORTED, 0.1, (evidence,), "r"))
+    page = Report(tuple(results)).to_html()
+    blob = re.search(r'<script type="application/json" id="cc-data">(.*?)</script>', page, re.S)
+    assert blob is not None
+    data = json.loads(blob.group(1))
+
+    def js_slice(text: str, start: int, end: int) -> str:
+        units = text.encode("utf-16-le")
+        return units[2 * start : 2 * end].decode("utf-16-le")
+
+    shared = 0
+    for item in data["groups"]["unsupported"]:
+        passage = item[8][0]
+        if not isinstance(passage[1], int):
+            continue
+        shared += 1
+        stretch = data["texts"][passage[1]]
+        marked = js_slice(stretch, passage[3], passage[4])
+        assert marked == _passage(results[item[0]].evidence[0])[2]
+    assert shared == 150 - RESULTS_PAGE

@@ -576,3 +576,13 @@ def test_a_quotation_holding_a_name_and_a_year_is_checked_whole(changed: str) ->
     assert result.citation.excerpt == quote
     assert result.status is Status.PARTIAL, result.reason
     assert any("stands inside the quotation" in warning for warning in report.warnings)
+
+
+def test_a_claim_that_turns_a_word_into_its_opposite_is_never_verified() -> None:
+    """The opposite word standing later in the source ("fell in April") is no licence to say
+    "fell" where the cited passage says "rose"."""
+    source = "Prices rose by 2.5 percent in March and fell in April."
+    result = citecheck.verify("Prices fell by 2.5 percent in March [[doc]].", {"doc": source})
+    (only,) = result.results
+    assert only.status is Status.PARTIAL
+    assert "'fell' where the source has 'rose'" in only.reason

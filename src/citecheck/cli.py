@@ -343,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _drop_stdout()
         return _CLOSED_PIPE
-    except (CitecheckError, OSError, UnicodeDecodeError) as exc:  # what a command let through
+    except (CitecheckError, OSError, UnicodeError) as exc:  # what a command let through
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
     return status
@@ -399,7 +399,7 @@ def _run(argv: Sequence[str] | None) -> int:
         _emit(report, args)
     except BrokenPipeError:  # the reader of the report left: main ends quietly
         raise
-    except (CitecheckError, OSError, UnicodeDecodeError) as exc:
+    except (CitecheckError, OSError, UnicodeError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     return _exit_status(report)
@@ -523,7 +523,7 @@ def _records(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         return _INTERRUPTED
-    except (CitecheckError, OSError, UnicodeDecodeError) as exc:
+    except (CitecheckError, OSError, UnicodeError) as exc:
         if checkpoint is not None:
             checkpoint.close()
         print(f"citecheck: error: {exc}", file=sys.stderr)
@@ -669,7 +669,7 @@ def _refs(args: argparse.Namespace) -> int:
         evaluation.write_log(log)
     except BrokenPipeError:  # the reader of coverage's or check's output left: main ends quietly
         raise
-    except (CitecheckError, OSError, UnicodeDecodeError) as exc:
+    except (CitecheckError, OSError, UnicodeError) as exc:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
     for warning in evaluation.warnings:

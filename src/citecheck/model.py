@@ -8,6 +8,7 @@ behaviour of their own, live in their modules (all are importable from ``citeche
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -160,6 +161,23 @@ def _frozen_scores(scores: Mapping[str, float]) -> Mapping[str, float]:
     return MappingProxyType(dict(scores))
 
 
+def rebuild(cls: type[Any], fields: dict[str, Any]) -> Any:
+    """An object of ``cls`` made again from its fields: what :func:`plain_reduce` pickles."""
+    return cls(**fields)
+
+
+def plain_reduce(value: Any) -> tuple[Any, ...]:
+    """How a frozen value with read-only mappings (``MappingProxyType``, which cannot be
+    pickled or deep-copied) is pickled: its fields, each mapping as a plain dict, rebuilt
+    through the constructor, which makes the mappings read-only again."""
+    fields = {
+        f.name: dict(v) if isinstance(v := getattr(value, f.name), MappingProxyType) else v
+        for f in dataclasses.fields(value)
+        if f.init
+    }
+    return rebuild, (type(value), fields)
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """Where a piece of text was found.
@@ -185,6 +203,8 @@ class Evidence:
     scores: Mapping[str, float] = field(default_factory=dict, hash=False)
     context_before: str = ""
     context_after: str = ""
+
+    __reduce__ = plain_reduce
 
     def __post_init__(self) -> None:
         Span(self.start, self.end)  # validates the offsets
@@ -261,6 +281,8 @@ class Result:
     evidence: tuple[Evidence, ...] = ()
     reason: str = ""
     details: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    __reduce__ = plain_reduce
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.confidence <= 1.0:

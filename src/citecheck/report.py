@@ -20,7 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import IO, TYPE_CHECKING, Any, Literal
 
-from citecheck.model import Result, Status
+from citecheck.model import Result, Status, plain_reduce
 
 if TYPE_CHECKING:
     import pandas
@@ -58,6 +58,8 @@ class Report:
     text: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict, hash=False)
     count_once: bool = False
+
+    __reduce__ = plain_reduce
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", tuple(self.results))
@@ -107,12 +109,22 @@ class Report:
 
     def citations(self) -> list[tuple[Result, int]]:
         """Each distinct citation (source and excerpt) once, in order of first occurrence,
-        with how many times it is written."""
+        with how many times it is written. A citation written several times stands for its
+        worst occurrence (a failure, else an unchecked one), so that the counts never show a
+        pass the outcome does not."""
         counts = Counter(_key(r) for r in self.results)
-        first: dict[tuple[str, str | None], Result] = {}
+        worst: dict[tuple[str, str | None], Result] = {}
         for r in self.results:
-            first.setdefault(_key(r), r)
-        return [(r, counts[key]) for key, r in first.items()]
+            key = _key(r)
+            if key not in worst or self._severity(r) < self._severity(worst[key]):
+                worst[key] = r
+        return [(r, counts[key]) for key, r in worst.items()]
+
+    def _severity(self, result: Result) -> int:
+        """0 for a failing result, 1 for an unchecked one, 2 for an accepted one."""
+        if result.status in self.accepted:
+            return 2
+        return 1 if result.status is Status.UNCHECKED else 0
 
     def summary(self) -> dict[str, Any]:
         """The same keys for every front door: ``total`` (distinct citations when the report

@@ -35,6 +35,7 @@ from citecheck.exports._html import repr_html, to_html
 from citecheck.exports._junit import to_junit
 from citecheck.exports._markdown import to_markdown
 from citecheck.exports._table import columns, rows, to_csv, to_excel, to_pandas
+from citecheck.language.text import json_escaped, without_surrogates
 
 if TYPE_CHECKING:
     from citecheck.report import Report
@@ -136,7 +137,7 @@ def render(report: Report, format: str) -> str:
     if chosen == "csv":
         text = report.to_csv()
         assert text is not None  # no target: the text is returned
-        return text
+        return without_surrogates(text)
     writers = {
         "json": report.to_json,
         "jsonl": report.to_jsonl,
@@ -144,7 +145,10 @@ def render(report: Report, format: str) -> str:
         "html": report.to_html,
         "junit": report.to_junit,
     }
-    return writers[chosen]()
+    text = writers[chosen]()
+    # Text decoded from JSON escapes may hold a lone surrogate, which UTF-8 cannot write:
+    # JSON keeps it as its escape, lossless; the formats for people show U+FFFD.
+    return json_escaped(text) if chosen in ("json", "jsonl") else without_surrogates(text)
 
 
 def save(report: Report, path: str | os.PathLike[str], format: str | None = None) -> Path:

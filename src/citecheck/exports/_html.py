@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -545,7 +546,23 @@ def _share_passages(passage_lists: Iterable[list[list[Any]]]) -> list[str]:
             passage[:] = [where, len(stretches), a, b, c, a + len(window), cut]
         if begin >= 0:
             stretches.append(stretch)
+    for windows in by_source.values():
+        for _, _, passage in windows:
+            if len(passage) == 7:  # shared: its offsets count what the page's script counts
+                passage[2:6] = _utf16_offsets(stretches[passage[1]], passage[2:6])
     return stretches
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _utf16_offsets(text: str, offsets: list[int]) -> list[int]:
+    """Offsets into ``text`` counted as JavaScript's ``String.slice`` counts them, in UTF-16
+    units: a character outside the Basic Multilingual Plane (an emoji, a mathematical letter)
+    is two of them, so code-point offsets would mark the wrong words after it."""
+    if not _ASTRAL.search(text):
+        return offsets
+    return [o + len(_ASTRAL.findall(text, 0, o)) for o in offsets]
 
 
 def _data_script(data: dict[str, Any]) -> list[str]:

@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, Any
 from citecheck._atomic import write_bytes_atomic, write_text_atomic
 from citecheck.errors import MissingDependencyError
 from citecheck.exports._text import excel_cell, flat
+from citecheck.language.text import without_surrogates
 
 if TYPE_CHECKING:
     import pandas
@@ -159,7 +160,7 @@ def to_csv(
     _write_csv(buffer, header, table)
     if target is None:
         return buffer.getvalue()
-    write_text_atomic(target, buffer.getvalue())
+    write_text_atomic(target, without_surrogates(buffer.getvalue()))
     return None
 
 

@@ -30,8 +30,9 @@ __all__ = [
     "xml_text",
 ]
 
-_ILLEGAL_EXCEL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-"""What an Excel file cannot hold (openpyxl's ``ILLEGAL_CHARACTERS_RE``, without openpyxl)."""
+_ILLEGAL_EXCEL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""What an Excel file cannot hold: openpyxl's ``ILLEGAL_CHARACTERS_RE``, and lone surrogates and
+non-characters, which its XML cannot hold either."""
 
 _ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 """Characters XML 1.0 cannot hold, escaped or not: a parser rejects the whole file."""

@@ -518,7 +518,7 @@ def _word_changes(
     theirs_all = lead + source + tail
     passage = (len(lead), len(theirs_all) - len(tail))  # the passage's own words
     # A claim may reorder: a word it moves is neither added nor replaced.
-    moved = set() if omissions else set(ours_all) & set(theirs_all)
+    moved = set() if omissions else set(ours_all) & set(source)
     changes = []
     # Aligned by their letters as OCR reads them, so "fhe committee" pairs with "the committee"
     # and not with whatever else the edit distance finds as cheap.

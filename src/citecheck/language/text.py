@@ -29,9 +29,11 @@ __all__ = [
     "WORD",
     "NormalizedText",
     "WordPairs",
+    "json_escaped",
     "normalize",
     "pair_hashes",
     "sentence_spans",
+    "without_surrogates",
 ]
 
 WORD = re.compile(r"\w+")
@@ -371,3 +373,21 @@ def _append_trimmed(spans: list[tuple[int, int]], text: str, start: int, end: in
         end -= 1
     if end > start:
         spans.append((start, end))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate: text decoded from JSON escapes (``"\\ud800"``) may hold one, and UTF-8
+cannot encode it."""
+
+
+def json_escaped(text: str) -> str:
+    """JSON text with each lone surrogate written as its ``\\uXXXX`` escape, as
+    ``json.dumps(..., ensure_ascii=True)`` writes it: the same JSON, now writable as UTF-8.
+    Outside string literals JSON holds no such character, so nothing else changes."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def without_surrogates(text: str) -> str:
+    """Text for people (HTML, Markdown, CSV) with each lone surrogate shown as U+FFFD: UTF-8
+    cannot encode it, and no reader could show it."""
+    return _SURROGATE.sub("\ufffd", text)

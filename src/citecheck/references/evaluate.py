@@ -24,6 +24,7 @@ from typing import Any, Literal
 from citecheck._atomic import write_text_atomic
 from citecheck.errors import ConfigError, InputError
 from citecheck.judging import verdict
+from citecheck.language.text import json_escaped
 from citecheck.model import Citation, Result, Status
 from citecheck.references.policies import DEFAULT_POLICIES, Policy
 from citecheck.references.report import ReferenceReport
@@ -169,7 +170,7 @@ class Evaluation(Report):
         """One JSON object per item (id, line, template, policy, result, references, phantom
         citations, reasons), one per line."""
         lines = (json.dumps(item.to_dict(), ensure_ascii=False) for item in self.items)
-        write_text_atomic(path, "".join(line + "\n" for line in lines))
+        write_text_atomic(path, json_escaped("".join(line + "\n" for line in lines)))
 
 
 def read_jsonl(path: str | Path) -> list[object]:

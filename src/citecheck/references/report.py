@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from citecheck.model import Result, Status
+from citecheck.model import Result
 from citecheck.report import Outcome, Report
 
 __all__ = ["Outcome", "ReferenceReport"]
@@ -71,12 +71,6 @@ class ReferenceReport(Report):
         """The :class:`~citecheck.Report` listing, then the result line."""
         empty = " (no citations)" if not self.results and self.result == "PASS" else ""
         return f"{Report.to_text(self)}\nresult: {self.result}{empty}"
-
-    def _severity(self, result: Result) -> int:
-        """0 for a failing result, 1 for an unchecked one, 2 for an accepted one."""
-        if result.status is Status.UNCHECKED:
-            return 1
-        return 2 if result.status in self.accepted else 0
 
 
 def _occurrence(result: Result) -> dict[str, Any]:
