@@ -118,3 +118,10 @@ def test_no_progress_bar_off_a_terminal(files: Path, capsys: pytest.CaptureFixtu
     quotes.write_text("The ferry runs daily\n" * 50, encoding="utf-8")
     main(["quotes", str(quotes), str(files / "notes.txt"), "-o", str(files / "rows.json")])
     assert "%|" not in capsys.readouterr().err
+
+
+def test_an_empty_accept_policy_is_a_usage_error(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert verify(files, "good.md", "--accept", " , ") == 2
+    assert "--accept names no status" in capsys.readouterr().err

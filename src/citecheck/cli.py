@@ -387,7 +387,7 @@ def _run(argv: Sequence[str] | None) -> int:
             lines_per_page=args.lines_per_page or None,
             syntax=args.syntax,
             threshold=args.threshold,
-            accept=[s.strip() for s in args.accept.split(",") if s.strip()],
+            accept=_accepted(args.accept),
             require_citations=args.require_citations,
             numeric_sources=(
                 _numbers(args.map_numbers, documents.documents) if args.map_numbers else None
@@ -403,6 +403,15 @@ def _run(argv: Sequence[str] | None) -> int:
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     return _exit_status(report)
+
+
+def _accepted(spec: str) -> list[str]:
+    """``--accept verified,partial``: the statuses that pass. None at all would fail every
+    citation, verified ones too: that is a mistake in the option, said as one."""
+    statuses = [s.strip() for s in spec.split(",") if s.strip()]
+    if not statuses:
+        raise CitecheckError("--accept names no status: give at least one, such as verified")
+    return statuses
 
 
 def _numbers(spec: str, documents: Sequence[Document]) -> dict[str, str]:

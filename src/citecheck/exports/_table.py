@@ -234,7 +234,7 @@ def _fill_results(
     from openpyxl.styles import Alignment, Font
     from openpyxl.utils import get_column_letter
 
-    worksheet.append(header)
+    worksheet.append([excel_cell(name) for name in header])  # a plugin's score name too
     for cell in worksheet[1]:
         cell.font = Font(bold=True)
     for row in table:
