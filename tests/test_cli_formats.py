@@ -6,11 +6,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
+import citecheck
 from citecheck.cli import main
 
 SOURCE = "Line one.\nThe ferry runs daily.\n"
@@ -125,3 +127,22 @@ def test_an_empty_accept_policy_is_a_usage_error(
 ) -> None:
     assert verify(files, "good.md", "--accept", " , ") == 2
     assert "--accept names no status" in capsys.readouterr().err
+
+
+def test_a_terminal_gets_a_progress_bar(
+    files: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert verify(files, "bad.md") == 1
+    bar = capsys.readouterr().err
+    assert "100%" in bar
+    assert "2/2" in bar  # the total is learnt once the text's citations are found
+
+
+def test_verify_reports_its_progress(files: Path) -> None:
+    seen: list[tuple[int, int]] = []
+    text = (files / "bad.md").read_text(encoding="utf-8")
+    citecheck.Verifier().verify(
+        text, {"notes": SOURCE}, progress=lambda done, total: seen.append((done, total))
+    )
+    assert seen == [(1, 2), (2, 2)]

@@ -23,7 +23,6 @@ MOVED = {
     "citecheck.numbers": "citecheck.language.numbers",
     "citecheck.quantities": "citecheck.language.quantities",
     "citecheck.chunking": "citecheck.language.chunking",
-    "citecheck.verdict": "citecheck.judging.verdict",
     "citecheck.meaning": "citecheck.judging.meaning",
     "citecheck.guard": "citecheck.judging.guard",
     "citecheck.support": "citecheck.judging.support",

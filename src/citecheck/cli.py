@@ -395,7 +395,8 @@ def _run(argv: Sequence[str] | None) -> int:
             bibliography=args.bib,
         )
         _warn(documents.warnings)
-        report = verifier.verify(text, documents)
+        with _progress(None, "citations", False) as progress:
+            report = verifier.verify(text, documents, progress=progress)
         _emit(report, args)
     except BrokenPipeError:  # the reader of the report left: main ends quietly
         raise
@@ -803,11 +804,12 @@ _STATUSES = {"verified", "partial", "wrong_location", "unsupported", "not_found"
 
 @contextmanager
 def _progress(
-    total: int, noun: str, off: bool, done: int = 0
+    total: int | None, noun: str, off: bool, done: int = 0
 ) -> Iterator[Callable[[int, int], None] | None]:
     """A progress bar on standard error (tqdm) while a long run goes, only on a terminal:
     a pipe or a log file gets no bar. Yields the ``progress(done, total)`` callback a run
-    takes, or ``None``."""
+    takes, or ``None``. A run that learns its total as it goes (the citations of a text are
+    found first) gives it to the callback."""
     if off or not sys.stderr.isatty():
         yield None
         return
@@ -815,7 +817,9 @@ def _progress(
 
     with tqdm(total=total, initial=done, unit=noun[:-1], file=sys.stderr) as bar:
 
-        def advance(now: int, _total: int) -> None:
+        def advance(now: int, of: int) -> None:
+            if bar.total != of:
+                bar.total = of
             bar.update(now - bar.n)
 
         yield advance

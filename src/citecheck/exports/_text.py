@@ -30,12 +30,9 @@ __all__ = [
     "xml_text",
 ]
 
-_ILLEGAL_EXCEL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-"""What an Excel file cannot hold: openpyxl's ``ILLEGAL_CHARACTERS_RE``, and lone surrogates and
-non-characters, which its XML cannot hold either."""
-
 _ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-"""Characters XML 1.0 cannot hold, escaped or not: a parser rejects the whole file."""
+"""Characters XML 1.0 cannot hold, escaped or not: a parser rejects the whole file. An Excel
+workbook is XML too (openpyxl's ``ILLEGAL_CHARACTERS_RE`` is the control characters of it)."""
 
 _FORMULA_STARTS = ("=", "+", "-", "@")
 
@@ -46,7 +43,7 @@ def excel_cell(value: object) -> object:
     Other values pass as they are."""
     if not isinstance(value, str):
         return value
-    text = _ILLEGAL_EXCEL.sub(" ", value)
+    text = _ILLEGAL_XML.sub(" ", value)
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SIGN",
     "SIGNS",
+    "SURROGATE",
     "WORD",
     "NormalizedText",
     "WordPairs",
@@ -375,7 +376,7 @@ def _append_trimmed(spans: list[tuple[int, int]], text: str, start: int, end: in
         spans.append((start, end))
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE = re.compile("[\ud800-\udfff]")
 """A lone surrogate: text decoded from JSON escapes (``"\\ud800"``) may hold one, and UTF-8
 cannot encode it."""
 
@@ -384,10 +385,10 @@ def json_escaped(text: str) -> str:
     """JSON text with each lone surrogate written as its ``\\uXXXX`` escape, as
     ``json.dumps(..., ensure_ascii=True)`` writes it: the same JSON, now writable as UTF-8.
     Outside string literals JSON holds no such character, so nothing else changes."""
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def without_surrogates(text: str) -> str:
     """Text for people (HTML, Markdown, CSV) with each lone surrogate shown as U+FFFD: UTF-8
     cannot encode it, and no reader could show it."""
-    return _SURROGATE.sub("\ufffd", text)
+    return SURROGATE.sub("\ufffd", text)

@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from citecheck._atomic import write_text_atomic
 from citecheck.errors import InputError
+from citecheck.language.text import json_escaped
 from citecheck.model import Result
 
 __all__ = ["Checkpoint", "checkpoint_path", "read_records", "same_file", "write_output"]
@@ -229,24 +230,13 @@ def _fingerprint(value: Any) -> str:
 def _dumps(value: Any) -> str:
     """One line of JSON: readable UTF-8, or ``\\u`` escapes where a string holds a lone
     surrogate (an input's ``\\ud800``), which no UTF-8 file can hold but JSON can say."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if _encodable(text) else json.dumps(value, ensure_ascii=True)
+    return json_escaped(json.dumps(value, ensure_ascii=False))
 
 
 def _indented(value: Any) -> str:
     """One record of the JSON list, indented as the list's items are."""
-    text = json.dumps(value, ensure_ascii=False, indent=2)
-    if not _encodable(text):
-        text = json.dumps(value, ensure_ascii=True, indent=2)
+    text = json_escaped(json.dumps(value, ensure_ascii=False, indent=2))
     return "  " + text.replace("\n", "\n  ")
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _json_type(value: Any) -> str:

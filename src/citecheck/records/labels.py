@@ -23,7 +23,6 @@ strings of the validator this module replaces (``"seed"``), for tools that filte
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from citecheck.documents.split import Sources, as_documents
 from citecheck.errors import CitecheckError, ConfigError, InputError
 from citecheck.judging import verdict
 from citecheck.judging.support import Assessment, SupportAssessor, word_coverage
-from citecheck.language.text import WORD
+from citecheck.language.text import SURROGATE, WORD
 from citecheck.model import Evidence, Status
 
 if TYPE_CHECKING:
@@ -53,7 +52,6 @@ __all__ = [
     "label_names",
 ]
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _HIGH_COVERAGE = 0.8  # of the citation's words of four letters or more, in the best passage
 _LOW_COVERAGE = 0.2
 
@@ -323,7 +321,7 @@ def check_text(text: str, what: str) -> None:
     """:class:`InputError` naming ``what`` when ``text`` holds a lone surrogate: a JSON escape
     such as ``\\ud800`` reads as one, and no UTF-8 text (the tokenizer's, the sentence
     splitter's, the output file's) can hold it, so it would fail far from its cause."""
-    found = _SURROGATE.search(text)
+    found = SURROGATE.search(text)
     if found is not None:
         raise InputError(
             f"{what} holds a lone surrogate (U+{ord(found.group()):04X}) at character "

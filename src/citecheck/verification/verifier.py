@@ -9,7 +9,7 @@ stops at the first one that finds the text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -201,8 +201,15 @@ class Verifier:
 
     # -- public -------------------------------------------------------------------------------
 
-    def verify(self, text: str, sources: Sources) -> Report:
-        """Check every citation in ``text`` against ``sources``; one result per citation."""
+    def verify(
+        self,
+        text: str,
+        sources: Sources,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Report:
+        """Check every citation in ``text`` against ``sources``; one result per citation.
+        ``progress(done, total)`` is called after each citation (the command line's bar)."""
         if not isinstance(text, str):
             raise InputError(f"text must be str, got {type(text).__name__}")
         documents = as_documents(sources)
@@ -238,27 +245,10 @@ class Verifier:
                 self.support.prefetch([c.claim for c in citations if c.claim and not c.excerpt])
         cache: dict[tuple[Any, ...], Result] = {}
         results = []
-        for citation in citations:
-            source = resolver.resolve(citation)
-            cited = source.source_id if isinstance(source, Resolved) else citation.source_id
-            if cited in unreadable and cited not in documents:
-                reason = f"the cited source could not be read: {unreadable[cited]}"
-                results.append(verdict.result(citation, Status.UNCHECKED, reason))
-                continue
-            if isinstance(source, Unresolved):
-                results.append(verdict.result(citation, source.status, source.reason))
-                continue
-            checked = replace(citation, source_id=source.source_id)
-            key = (
-                checked.source_id,
-                checked.syntax,
-                checked.locator,
-                bool(checked.excerpt),
-                checked.checked_text,
-            )
-            if key not in cache:
-                cache[key] = self.check(checked, documents)
-            results.append(replace(cache[key], citation=citation))
+        for done, citation in enumerate(citations, start=1):
+            results.append(self._resolved_check(citation, resolver, unreadable, documents, cache))
+            if progress is not None:
+                progress(done, len(citations))
         warnings += resolver.warnings
         return Report(
             tuple(results),
@@ -269,6 +259,35 @@ class Verifier:
             kind="verify",
             text=text,
         )
+
+    def _resolved_check(
+        self,
+        citation: Citation,
+        resolver: SourceResolver,
+        unreadable: Mapping[str, str],
+        documents: Mapping[str, Document],
+        cache: dict[tuple[Any, ...], Result],
+    ) -> Result:
+        """The verdict on one citation of a text: its source resolved first (a source that
+        could not be read is unchecked, never a phantom), the same citation checked once."""
+        source = resolver.resolve(citation)
+        cited = source.source_id if isinstance(source, Resolved) else citation.source_id
+        if cited in unreadable and cited not in documents:
+            reason = f"the cited source could not be read: {unreadable[cited]}"
+            return verdict.result(citation, Status.UNCHECKED, reason)
+        if isinstance(source, Unresolved):
+            return verdict.result(citation, source.status, source.reason)
+        checked = replace(citation, source_id=source.source_id)
+        key = (
+            checked.source_id,
+            checked.syntax,
+            checked.locator,
+            bool(checked.excerpt),
+            checked.checked_text,
+        )
+        if key not in cache:
+            cache[key] = self.check(checked, documents)
+        return replace(cache[key], citation=citation)
 
     def prepare(self, sources: Sources) -> dict[str, Document]:
         """The documents of ``sources``, with what checking them needs built now instead of on
