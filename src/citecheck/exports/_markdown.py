@@ -12,7 +12,13 @@ import html
 import re
 from typing import TYPE_CHECKING
 
-from citecheck.exports._text import shorten, source_label, status_word, summary_parts
+from citecheck.exports._text import (
+    shorten,
+    source_label,
+    status_word,
+    suggestion,
+    summary_parts,
+)
 
 if TYPE_CHECKING:
     from citecheck.report import Report
@@ -53,22 +59,27 @@ def to_markdown(report: Report) -> str:
 def _results(report: Report) -> list[str]:
     if not report.results:
         return ["No citations were found.", ""]
-    lines = [
-        "| # | status | confidence | source | excerpt or claim | reason |",
-        "|---:|---|---:|---|---|---|",
-    ]
+    numbered = any(isinstance(r.details.get("line"), int) for r in report.results)
+    fixes = any(suggestion(r) for r in report.results)
+    head = ["#", *(["line"] if numbered else []), "status", "confidence", "source"]
+    head += ["excerpt or claim", "reason", *(["suggested fix"] if fixes else [])]
+    rule = ["---:", *(["---:"] if numbered else []), "---", "---:", "---", "---", "---"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(rule + ["---"] * fixes) + "|"]
     any_shortened = False
     for index, result in enumerate(report.results):
         text, shortened = shorten(result.citation.checked_text or "", TEXT_LIMIT)
         any_shortened = any_shortened or shortened
-        cells = (
+        line = result.details.get("line")
+        cells = [
             str(index),
+            *([str(line) if isinstance(line, int) else ""] if numbered else []),
             status_word(result.status),
             f"{result.confidence:.2f}",
             escape(source_label(result)),
             escape(text),
             escape(result.reason),
-        )
+            *([escape(suggestion(result))] if fixes else []),
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     if any_shortened:

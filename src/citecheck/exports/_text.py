@@ -26,6 +26,7 @@ __all__ = [
     "shorten",
     "source_label",
     "status_word",
+    "suggestion",
     "summary_parts",
     "xml_text",
 ]
@@ -113,3 +114,14 @@ def summary_parts(report: Report, *, counts: bool = True) -> list[str]:
     if summary["mean_confidence"] is not None:
         parts.append(f"mean confidence {summary['mean_confidence']:.2f}")
     return parts
+
+
+def suggestion(result: Result) -> str:
+    """The fix a door suggests for a failed citation (``details["correction"]``: its message,
+    and the revised sentence when one was written), or ``""``."""
+    correction = result.details.get("correction")
+    if not isinstance(correction, Mapping) or result.status is Status.VERIFIED:
+        return ""
+    message = str(correction.get("message") or "")
+    revision = correction.get("revision")
+    return f"{message} \u2192 {revision}" if revision else message

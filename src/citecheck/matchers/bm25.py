@@ -77,16 +77,34 @@ class BM25Index:
         self.windows = list(windows)
         self.engine = engine
         corpus = [w.document.words_in(w.start, w.end) or [""] for w in self.windows]
+        self._size = len(corpus)
         self._model: Any = _build(engine, corpus, k1, b) if corpus else None
         self._dense_rows: dict[int, NDArray[np.float64]] = {}  # common words' scores, by id
-        self._dense_limit = _DENSE_BYTES // (8 * max(1, len(self.windows)))
+        self._dense_limit = _DENSE_BYTES // (8 * max(1, self._size))
+
+    @classmethod
+    def of_tokens(
+        cls,
+        corpus: Sequence[Sequence[str]],
+        *,
+        engine: str = "bm25s",
+        k1: float = 1.5,
+        b: float = 0.4,
+    ) -> BM25Index:
+        """BM25 over passages given as their tokens (:func:`tokenize`) rather than as windows
+        of documents: a paper library's chunks, whose texts it keeps itself."""
+        index = cls((), engine=engine, k1=k1, b=b)
+        index._size = len(corpus)
+        index._model = _build(engine, [list(t) or [""] for t in corpus], k1, b) if corpus else None
+        index._dense_limit = _DENSE_BYTES // (8 * max(1, index._size))
+        return index
 
     def scores(self, tokens: Sequence[str]) -> NDArray[np.float64]:
         """The BM25 score of each window for ``tokens`` (a numpy array in window order)."""
         import numpy as np
 
         if self._model is None or not tokens:
-            return np.zeros(len(self.windows))
+            return np.zeros(self._size)
         if self.engine == "bm25s":
             return self._bm25s_scores(tokens)
         return np.asarray(self._model.get_scores(list(tokens)), dtype=np.float64)

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 _LOOKED_INTO = 3
 """How many of a query's best windows the matcher looks inside (see the module docstring)."""
 
-__all__ = ["EmbeddingMatcher"]
+__all__ = ["EmbeddingMatcher", "whole_text_vectors"]
 
 
 class EmbeddingMatcher:
@@ -170,30 +170,8 @@ class EmbeddingMatcher:
         return float(cosines[at]), pieces[at]
 
     def _queries(self, queries: Sequence[str]) -> tuple[Any, list[int]]:
-        """The unit vectors of ``queries`` and their lengths in tokens. A query longer than
-        the model reads is embedded as the mean of its windows, not cut short."""
-        import numpy as np
-
-        budget = self.budget
-        texts: list[str] = []
-        owners: list[int] = []
-        spans_of = budget.spans(queries)
-        for number, (query, spans) in enumerate(zip(queries, spans_of, strict=True)):
-            if len(spans) <= budget.max_tokens:
-                texts.append(query)
-                owners.append(number)
-                continue
-            for first, stop in token_windows(spans, budget.window, budget.window // 2):
-                start = 0 if first == 0 else spans[first][0]
-                end = len(query) if stop == len(spans) else spans[stop - 1][1]
-                texts.append(query[start:end])
-                owners.append(number)
-        matrix = _unit_rows(embed_texts(self.embedder, texts))
-        if len(texts) > len(queries):
-            summed = np.zeros((len(queries), matrix.shape[1]), dtype=matrix.dtype)
-            np.add.at(summed, owners, matrix)
-            matrix = _unit_rows(summed)
-        return matrix, [max(1, len(spans)) for spans in spans_of]
+        """The unit vectors of ``queries`` and their lengths in tokens."""
+        return whole_text_vectors(self.embedder, self.budget, queries)
 
     def chunks(self, document: Document) -> list[Chunk]:
         """The chunks of ``document`` this matcher compares with (embedded on first use): its
@@ -230,6 +208,34 @@ class EmbeddingMatcher:
             while len(self._prepared) > self.cache_documents:
                 self._prepared.popitem(last=False)
         return cut, matrix
+
+
+def whole_text_vectors(
+    embedder: Embedder, budget: TokenBudget, texts: Sequence[str]
+) -> tuple[Any, list[int]]:
+    """The unit vectors of ``texts`` and their lengths in tokens. A text longer than the model
+    reads is embedded as the mean of its windows, not cut short."""
+    import numpy as np
+
+    pieces: list[str] = []
+    owners: list[int] = []
+    spans_of = budget.spans(texts)
+    for number, (text, spans) in enumerate(zip(texts, spans_of, strict=True)):
+        if len(spans) <= budget.max_tokens:
+            pieces.append(text)
+            owners.append(number)
+            continue
+        for first, stop in token_windows(spans, budget.window, budget.window // 2):
+            start = 0 if first == 0 else spans[first][0]
+            end = len(text) if stop == len(spans) else spans[stop - 1][1]
+            pieces.append(text[start:end])
+            owners.append(number)
+    matrix = _unit_rows(embed_texts(embedder, pieces))
+    if len(pieces) > len(texts):
+        summed = np.zeros((len(texts), matrix.shape[1]), dtype=matrix.dtype)
+        np.add.at(summed, owners, matrix)
+        matrix = _unit_rows(summed)
+    return matrix, [max(1, len(spans)) for spans in spans_of]
 
 
 def _unit_rows(matrix: Any) -> Any:

@@ -1,24 +1,46 @@
-"""The paper library: papers with printed page numbers, kept on disk, for claims to be checked
-against (the fifth job of the design).
+"""The paper library: papers with printed page numbers, kept on disk, for claims and drafts to
+be checked against (the fifth job of the design).
 
-This first step stores papers: their text, pages with printed labels, page- and section-aware
-sentence chunks and bibliographic metadata, in one folder that a crash cannot leave half
-written. Search, ``cite`` and ``validate`` read what is stored here and come in later steps.
+A :class:`PaperLibrary` stores papers (their text, pages with printed labels, page- and
+section-aware sentence chunks, the chunks' vectors and bibliographic metadata) in one folder
+that a crash cannot leave half written. It searches them (BM25 and vectors fused,
+:mod:`~citecheck.papers.search`), quotes them (``cite``), and checks claims and whole drafts
+against them (``validate``, ``validate_doc``, :mod:`~citecheck.papers.validation`), with a
+suggested correction for each citation that fails.
 
-Importing this package imports no optional dependency: pypdf (``pdf``) and bibtexparser
-(``bib``) are imported only when a PDF or a BibTeX file is read.
+Importing this package imports no optional dependency: pypdf (``pdf``), bibtexparser
+(``bib``), bm25s (``bm25``) and the embedders are imported only when used.
 """
 
+from citecheck.papers.drafts import Draft, DraftCitation, read_draft
 from citecheck.papers.errors import PaperFileError, UnknownPaperError
 from citecheck.papers.library import PaperLibrary
 from citecheck.papers.model import BibliographyImport, PaperChunk, PaperMetadata, PaperPage
+from citecheck.papers.search import PaperHit, SearchOptions
+from citecheck.papers.validation import (
+    SUPPORT_LABELS,
+    Correction,
+    Quote,
+    Reviser,
+    quote_reviser,
+)
 
 __all__ = [
+    "SUPPORT_LABELS",
     "BibliographyImport",
+    "Correction",
+    "Draft",
+    "DraftCitation",
     "PaperChunk",
     "PaperFileError",
+    "PaperHit",
     "PaperLibrary",
     "PaperMetadata",
     "PaperPage",
+    "Quote",
+    "Reviser",
+    "SearchOptions",
     "UnknownPaperError",
+    "quote_reviser",
+    "read_draft",
 ]

@@ -51,6 +51,20 @@ def paper_chunks(
     for chunk in chunks:
         start = removed.to_original(chunk.start)
         end = removed.to_original(chunk.end - 1) + 1 if chunk.end > chunk.start else start
+        text = chunk.text
+        heading, _, rest = text.partition("\n")
+        section = document.section_at(start)
+        if rest.strip() and heading.strip() and heading.strip() == section:
+            # A short heading joined to the sentence after it: the section names it already,
+            # and a heading in the passage makes a search hit read as the heading.
+            line_end = document.text.find("\n", start, end)
+            if line_end >= 0:
+                start = (
+                    line_end
+                    + len(document.text[line_end:end])
+                    - len(document.text[line_end:end].lstrip())
+                )
+                text = rest.strip()
         out.append(
             PaperChunk(
                 start=start,
@@ -58,7 +72,7 @@ def paper_chunks(
                 page_start=document.page_at(start),
                 page_end=document.page_at(max(start, end - 1)),
                 section=document.section_at(start),
-                text=chunk.text,
+                text=text,
             )
         )
     return tuple(out)

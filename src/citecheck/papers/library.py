@@ -16,19 +16,28 @@ from collections.abc import Iterator
 from dataclasses import asdict, replace
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from citecheck.documents.bibliography import read_bibliography
 from citecheck.documents.document import Document
 from citecheck.documents.structure import Page
-from citecheck.errors import MissingDependencyError, SavedIndexError, SourceError
+from citecheck.errors import ConfigError, MissingDependencyError, SavedIndexError, SourceError
 from citecheck.language.chunking import builtin_splitter, default_splitter
+from citecheck.language.text import WORD, normalize
 from citecheck.papers.bibliography import check_unique_keys, entry_file
 from citecheck.papers.chunks import ChunkOptions, paper_chunks
 from citecheck.papers.errors import PaperFileError, UnknownPaperError
 from citecheck.papers.model import BibliographyImport, PaperChunk, PaperMetadata, PaperPage
 from citecheck.papers.readers import PageRecord, read_paper
+from citecheck.papers.search import LibrarySearch, PaperHit, SearchOptions
 from citecheck.papers.store import Entry, Store, Transaction
+from citecheck.papers.vectors import default_embedder, embedder_name, from_npy, to_npy
+
+if TYPE_CHECKING:
+    from citecheck.model import Result
+    from citecheck.papers.validation import Quote, Reviser
+    from citecheck.protocols import Embedder, Index
+    from citecheck.report import Report
 
 __all__ = ["PaperLibrary"]
 
@@ -58,9 +67,26 @@ class PaperLibrary:
 
     ``language`` picks the sentence rules chunks are cut with, ``max_chunk_chars`` bounds a
     chunk; both are stored with each paper added.
+
+    ``embedder`` embeds each chunk once, when its paper is added (``"auto"``: multilingual-e5
+    with the ``multilingual`` extra, so a claim in another language than the paper works with
+    no option; else all-MiniLM-L6-v2 with ``embeddings``; ``None``: words only). The vectors
+    are stored with the paper under the embedder's name, so a reopened library embeds nothing
+    but queries. ``index`` is the :class:`~citecheck.protocols.Index` vector search goes
+    through (a fresh :class:`~citecheck.indexes.MemoryIndex` by default; a FAISS or Pinecone
+    index is filled with the vectors it lacks), ``search`` how hits are ranked and fused.
     """
 
-    __slots__ = ("_cache", "_entries", "_options", "_store")
+    __slots__ = (
+        "_cache",
+        "_embedder",
+        "_entries",
+        "_index",
+        "_options",
+        "_search",
+        "_searcher",
+        "_store",
+    )
 
     def __init__(
         self,
@@ -68,11 +94,23 @@ class PaperLibrary:
         *,
         language: str = "en",
         max_chunk_chars: int | None = 1000,
+        embedder: Embedder | Literal["auto"] | None = "auto",
+        index: Index | None = None,
+        search: SearchOptions | None = None,
     ) -> None:
         self._store = Store(Path(path))
         self._options = ChunkOptions(language=language, max_chunk_chars=max_chunk_chars)
         self._entries = self._store.read()
         self._cache: OrderedDict[str, Any] = OrderedDict()
+        self._embedder = default_embedder() if embedder == "auto" else embedder
+        self._index = index
+        self._search = search or SearchOptions()
+        self._searcher: tuple[tuple[Any, ...], LibrarySearch] | None = None
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedder of this library's vectors and queries (``None``: words only)."""
+        return self._embedder
 
     def __repr__(self) -> str:
         return f"PaperLibrary({str(self.path)!r}, {len(self)} papers)"
@@ -148,6 +186,160 @@ class PaperLibrary:
         document = Document(key, self._text(key), metadata, pages=pages)
         self._remember(f"document:{key}", (entry.files.get("text"), document))
         return document
+
+    # -- searching -------------------------------------------------------------------------
+
+    def search(
+        self,
+        text: str,
+        *,
+        key: str | None = None,
+        k: int = 10,
+        mode: str | None = None,
+    ) -> list[PaperHit]:
+        """The ``k`` passages of the library (of the paper ``key`` when given) that best match
+        ``text``, best first, each with its paper, pages, section, span and scores. ``mode``
+        overrides the library's :class:`~citecheck.papers.search.SearchOptions` mode:
+        ``hybrid`` (BM25 and vectors fused by reciprocal rank), ``bm25`` or ``vector``."""
+        if key is not None:
+            self._entry(key)
+        if k < 1:
+            raise ConfigError(f"k must be positive, got {k}")
+        options = self._search if mode is None else replace(self._search, mode=mode)
+        searcher = self.searcher()
+        vector = self.query_vector(text) if options.mode != "bm25" else None
+        return searcher.search(text, vector, key=key, k=k, options=options)
+
+    def cite(self, key: str, text: str, k: int = 3) -> list[Quote]:
+        """The ``k`` best quotes of the paper ``key`` for a claim or search terms, best first:
+        each the passage that carries it, with its pages, section and confidence
+        (``str(quote)`` reads ``[key, p. 213–214] "…" (Results) confidence 0.87``)."""
+        from citecheck.papers.validation import cite
+
+        return cite(self, key, text, k)
+
+    def validate(
+        self,
+        key: str,
+        claim: str,
+        page: int | None = None,
+        *,
+        reviser: Reviser | Literal["builtin"] | None = "builtin",
+    ) -> Result:
+        """Whether the paper ``key`` (on ``page`` when given) supports ``claim``: a
+        :class:`~citecheck.Result` whose ``details["support"]`` is ``supported``, ``partially
+        supported``, ``not supported`` or ``contradicted``, whose evidence is the supporting
+        passage(s), ``details["qualifying"]`` the passages that qualify or contradict it, and
+        ``details["correction"]`` the fix when it fails (the right page, the paper's words).
+        ``reviser`` rewrites the claim from the correction (``"builtin"``:
+        :func:`~citecheck.papers.validation.quote_reviser`; ``None``: no revision)."""
+        from citecheck.papers.validation import quote_reviser, validate
+
+        chosen = quote_reviser if reviser == "builtin" else reviser
+        return validate(self, key, claim, page, reviser=chosen)
+
+    def validate_doc(
+        self,
+        draft: str | PathLike[str],
+        *,
+        reviser: Reviser | Literal["builtin"] | None = "builtin",
+    ) -> Report:
+        """Every citation of a Markdown draft (its text, or a path) checked as :meth:`validate`
+        checks one: pandoc ``[@key]``, ``[@key, p. 12]``, ``[@a; @b, pp. 3-4]``, bare ``@key``
+        and ``@key [p. 12]``, and ``[1]`` with the draft's reference list; each result has
+        the draft's ``line`` in its details. Unknown keys are ``NOT_FOUND``, a page past the
+        end too; the report exports as every report does (Markdown, HTML, JSON, JUnit)."""
+        from citecheck.papers.validation import quote_reviser, validate_doc
+
+        chosen = quote_reviser if reviser == "builtin" else reviser
+        return validate_doc(self, draft, reviser=chosen)
+
+    def vocabulary(self, key: str) -> frozenset[str]:
+        """The words of the paper ``key`` (lowercased, normalised), kept once read."""
+        cached = self._cache.get(f"vocabulary:{key}")
+        if isinstance(cached, tuple) and cached[0] == self._entry(key).files.get("text"):
+            words: frozenset[str] = cached[1]
+            return words
+        words = frozenset(WORD.findall(normalize(self._text(key))))
+        self._remember(f"vocabulary:{key}", (self._entry(key).files.get("text"), words))
+        return words
+
+    def query_vector(self, text: str) -> Any:
+        """The unit vector of ``text`` from the library's embedder (``None`` without one)."""
+        if self._embedder is None:
+            return None
+        return self._vectors_of([text])[0]
+
+    def searcher(self) -> LibrarySearch:
+        """The in-memory search over the stored chunks and vectors, built once per state of
+        the library (vectors the embedder lacks are made and stored first)."""
+        self._entries = self._store.read()
+        self._ensure_vectors()
+        state = tuple(
+            (key, tuple(sorted((r, f.name) for r, f in e.files.items())))
+            for key, e in self._entries.items()
+        )
+        if self._searcher is not None and self._searcher[0] == state:
+            return self._searcher[1]
+        from citecheck.indexes.memory import MemoryIndex
+
+        papers = {
+            key: (self.chunks(key), self._stored_vectors(key), entry.metadata.sha256 or "")
+            for key, entry in self._entries.items()
+            if entry.metadata.has_text
+        }
+        index = self._index if self._index is not None else MemoryIndex(metric="cosine")
+        searcher = LibrarySearch(papers, index)
+        self._searcher = (state, searcher)
+        return searcher
+
+    def _vectors_of(self, texts: list[str]) -> Any:
+        from citecheck.embedders import token_budget
+        from citecheck.matchers.embedding import whole_text_vectors
+
+        assert self._embedder is not None
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        matrix, _ = whole_text_vectors(self._embedder, token_budget(self._embedder), texts)
+        return np.asarray(matrix, dtype=np.float32)
+
+    def _stored_vectors(self, key: str) -> Any:
+        entry = self._entry(key)
+        if self._embedder is None or "vectors" not in entry.files:
+            return None
+        if entry.vectors_by != embedder_name(self._embedder):
+            return None
+        rows = len(self.chunks(key))
+        return self._parsed(key, "vectors", lambda raw: from_npy(raw, rows))
+
+    def _ensure_vectors(self) -> None:
+        """Embed and store, in one commit, the chunks of papers whose vectors another embedder
+        made (or none did): once, so that the next open embeds nothing."""
+        if self._embedder is None:
+            return
+        name = embedder_name(self._embedder)
+        stale = [
+            key
+            for key, entry in self._entries.items()
+            if entry.metadata.has_text and entry.vectors_by != name and self.chunks(key)
+        ]
+        if not stale:
+            return
+        vectors = {
+            key: to_npy(self._vectors_of([c.text for c in self.chunks(key)])) for key in stale
+        }
+        with self._store.transaction() as transaction:
+            entries = dict(transaction.entries)
+            for key in stale:
+                entry = entries.get(key)
+                if entry is None or entry.metadata.sha256 != self._entries[key].metadata.sha256:
+                    continue  # changed meanwhile: its next search embeds it
+                written = transaction.write(key, {"vectors": vectors[key]})
+                entries[key] = replace(entry, files={**entry.files, **written}, vectors_by=name)
+            transaction.commit(entries)
+        self._entries = transaction.entries
 
     # -- changing --------------------------------------------------------------------------
 
@@ -281,6 +473,8 @@ class PaperLibrary:
                 json.dumps(asdict(c), ensure_ascii=False) + "\n" for c in chunks
             ).encode("utf-8"),
         }
+        if self._embedder is not None:
+            contents["vectors"] = to_npy(self._vectors_of([c.text for c in chunks]))
         metadata = PaperMetadata(
             key,
             file=path.name,
@@ -289,9 +483,9 @@ class PaperLibrary:
             page_labels=tuple(r.label for r in paper.pages),
         )
         chunking = {**asdict(self._options), "splitter": _splitter_name(self._options.language)}
-        return _Prepared(
-            Entry(metadata, {}, None, paper.markdown, paper.markers, chunking), contents
-        )
+        vectors_by = None if self._embedder is None else embedder_name(self._embedder)
+        entry = Entry(metadata, {}, None, paper.markdown, paper.markers, chunking, vectors_by)
+        return _Prepared(entry, contents)
 
     def _text(self, key: str) -> str:
         if "text" not in self._entry(key).files:

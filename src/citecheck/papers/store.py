@@ -6,6 +6,7 @@ Layout::
     <library>/papers/<key>.<generation>.txt           the paper's text
     <library>/papers/<key>.<generation>.pages.json    its pages: label, number, range
     <library>/papers/<key>.<generation>.chunks.jsonl  its chunks, one JSON object a line
+    <library>/papers/<key>.<generation>.vectors.npy   its chunks' vectors (float32, one a row)
 
 A change is made as :mod:`citecheck.indexes.saved` saves an index: the new per-paper files are
 written under names no earlier change used (a fresh ``generation``) and flushed to the disk,
@@ -17,8 +18,9 @@ is a :class:`~citecheck.errors.SavedIndexError` naming it, never a paper that mi
 Changes in one folder take turns under a lock on it, and each starts from the manifest on disk,
 so two processes adding papers lose neither's paper.
 
-Each paper's ``files`` is a mapping from a role to a file, so the next step (vectors per paper,
-a BM25 index over the library) adds roles and files here without a new layout.
+Each paper's ``files`` is a mapping from a role to a file; a paper's ``vectors`` were made by
+the embedder its entry names (``vectors_by``), so vectors of another model are never compared
+with a query of this one.
 """
 
 from __future__ import annotations
@@ -51,8 +53,10 @@ MANIFEST = "manifest.json"
 DATA = "papers"
 FORMAT = "citecheck-paper-library"
 VERSION = 1
-_ROLES = {"text": "txt", "pages": "pages.json", "chunks": "chunks.jsonl"}
-_DATA_FILE = re.compile(r"[A-Za-z0-9_-]{0,40}\.[0-9a-f]{16}\.(?:txt|pages\.json|chunks\.jsonl)")
+_ROLES = {"text": "txt", "pages": "pages.json", "chunks": "chunks.jsonl", "vectors": "vectors.npy"}
+_DATA_FILE = re.compile(
+    r"[A-Za-z0-9_-]{0,40}\.[0-9a-f]{16}\.(?:txt|pages\.json|chunks\.jsonl|vectors\.npy)"
+)
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -70,7 +74,8 @@ class Entry:
     """One paper in the manifest: its metadata, its files by role (none for a bibliography
     entry without text), the file its bibliography entry names (an absolute path, by which an
     ``add`` of that file finds its key), whether its text is Markdown, whether its pages come
-    from ``[PAGE:N]`` markers, and the options its chunks were cut with."""
+    from ``[PAGE:N]`` markers, the options its chunks were cut with, and the name of the
+    embedder its ``vectors`` file came from (``None`` when it has none)."""
 
     metadata: PaperMetadata
     files: Mapping[str, StoredFile] = field(default_factory=dict)
@@ -78,6 +83,7 @@ class Entry:
     markdown: bool = False
     markers: bool = False
     chunking: Mapping[str, Any] = field(default_factory=dict)
+    vectors_by: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "files", MappingProxyType(dict(self.files)))
@@ -257,6 +263,7 @@ def _row(entry: Entry) -> dict[str, Any]:
         "markdown": entry.markdown,
         "markers": entry.markers,
         "chunking": dict(entry.chunking),
+        "vectors_by": entry.vectors_by,
         "files": {
             role: {"name": s.name, "size": s.size, "sha256": s.sha256}
             for role, s in entry.files.items()
@@ -289,6 +296,7 @@ def _entry(key: str, row: Mapping[str, Any]) -> Entry:
         bool(row.get("markdown", False)),
         bool(row.get("markers", False)),
         dict(row.get("chunking", {})),
+        _optional(row.get("vectors_by")),
     )
 
 

