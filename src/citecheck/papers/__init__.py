@@ -16,7 +16,7 @@ from citecheck.papers.drafts import Draft, DraftCitation, read_draft
 from citecheck.papers.errors import PaperFileError, UnknownPaperError
 from citecheck.papers.library import PaperLibrary
 from citecheck.papers.model import BibliographyImport, PaperChunk, PaperMetadata, PaperPage
-from citecheck.papers.search import PaperHit, SearchOptions
+from citecheck.papers.search import FusionOptions, PaperHit
 from citecheck.papers.validation import (
     SUPPORT_LABELS,
     Correction,
@@ -31,6 +31,7 @@ __all__ = [
     "Correction",
     "Draft",
     "DraftCitation",
+    "FusionOptions",
     "PaperChunk",
     "PaperFileError",
     "PaperHit",
@@ -39,7 +40,6 @@ __all__ = [
     "PaperPage",
     "Quote",
     "Reviser",
-    "SearchOptions",
     "UnknownPaperError",
     "quote_reviser",
     "read_draft",

@@ -54,6 +54,8 @@ def paper_chunks(
         text = chunk.text
         heading, _, rest = text.partition("\n")
         section = document.section_at(start)
+        if section is not None and text.strip() == section.strip():
+            continue  # a heading alone: no statement to find, and the section names it
         if rest.strip() and heading.strip() and heading.strip() == section:
             # A short heading joined to the sentence after it: the section names it already,
             # and a heading in the passage makes a search hit read as the heading.

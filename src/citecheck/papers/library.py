@@ -29,7 +29,7 @@ from citecheck.papers.chunks import ChunkOptions, paper_chunks
 from citecheck.papers.errors import PaperFileError, UnknownPaperError
 from citecheck.papers.model import BibliographyImport, PaperChunk, PaperMetadata, PaperPage
 from citecheck.papers.readers import PageRecord, read_paper
-from citecheck.papers.search import LibrarySearch, PaperHit, SearchOptions
+from citecheck.papers.search import FusionOptions, LibrarySearch, PaperHit
 from citecheck.papers.store import Entry, Store, Transaction
 from citecheck.papers.vectors import default_embedder, embedder_name, from_npy, to_npy
 
@@ -96,7 +96,7 @@ class PaperLibrary:
         max_chunk_chars: int | None = 1000,
         embedder: Embedder | Literal["auto"] | None = "auto",
         index: Index | None = None,
-        search: SearchOptions | None = None,
+        search: FusionOptions | None = None,
     ) -> None:
         self._store = Store(Path(path))
         self._options = ChunkOptions(language=language, max_chunk_chars=max_chunk_chars)
@@ -104,7 +104,7 @@ class PaperLibrary:
         self._cache: OrderedDict[str, Any] = OrderedDict()
         self._embedder = default_embedder() if embedder == "auto" else embedder
         self._index = index
-        self._search = search or SearchOptions()
+        self._search = search or FusionOptions()
         self._searcher: tuple[tuple[Any, ...], LibrarySearch] | None = None
 
     @property
@@ -199,7 +199,7 @@ class PaperLibrary:
     ) -> list[PaperHit]:
         """The ``k`` passages of the library (of the paper ``key`` when given) that best match
         ``text``, best first, each with its paper, pages, section, span and scores. ``mode``
-        overrides the library's :class:`~citecheck.papers.search.SearchOptions` mode:
+        overrides the library's :class:`~citecheck.papers.FusionOptions` mode:
         ``hybrid`` (BM25 and vectors fused by reciprocal rank), ``bm25`` or ``vector``."""
         if key is not None:
             self._entry(key)

@@ -28,13 +28,13 @@ from citecheck.papers.model import PaperChunk
 if TYPE_CHECKING:
     from citecheck.protocols import Index
 
-__all__ = ["MODES", "LibrarySearch", "PaperHit", "SearchOptions", "pages_label"]
+__all__ = ["MODES", "FusionOptions", "LibrarySearch", "PaperHit", "pages_label"]
 
 MODES = ("hybrid", "bm25", "vector")
 
 
 @dataclass(frozen=True, slots=True)
-class SearchOptions:
+class FusionOptions:
     """How hits are ranked: ``mode`` (``hybrid``, ``bm25`` or ``vector``), the weight of each
     ranking in the fusion, reciprocal rank fusion's ``rrf_k`` (60, as in Cormack et al.; a
     larger value flattens the ranks), and ``depth``, how many hits each ranking hands to the
@@ -141,7 +141,7 @@ class LibrarySearch:
         *,
         key: str | None = None,
         k: int = 10,
-        options: SearchOptions,
+        options: FusionOptions,
     ) -> list[PaperHit]:
         """The ``k`` best chunks for ``query`` (whose unit vector is ``vector``, or ``None``),
         in the paper ``key`` or the whole library."""

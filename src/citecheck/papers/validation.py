@@ -146,8 +146,13 @@ class _Judged:
     conflicts: tuple[str, ...]
 
     @property
+    def would_support(self) -> bool:
+        """Whether the model reads support here, before the meaning guard."""
+        return self.probability >= self.supported
+
+    @property
     def supports(self) -> bool:
-        return self.probability >= self.supported and not self.conflicts
+        return self.would_support and not self.conflicts
 
     @property
     def related(self) -> bool:
@@ -255,61 +260,46 @@ def _verdict(
     reviser: Reviser | None,
 ) -> Result:
     judged.sort(key=lambda j: (-j.probability, j.hit.chunk))
-    changed = [j for j in judged if j.conflicts and j.related]
-    supporting = [j for j in judged if j.supports]
-    if changed and supporting and changed[0].probability >= supporting[0].probability:
-        supporting = []  # the passage closest to the claim says otherwise
-    here = [j for j in supporting if page is None or j.on(page)]
     best = judged[0]
+    chosen, status, support = _decide(judged, page)
+    top = chosen[0]
     correction: Correction | None = None
-    if here:
-        chosen, status, support = here, Status.VERIFIED, "supported"
-        reason = f"supported {_where(here[0])}: support {here[0].probability:.0%}"
-    elif supporting:
-        chosen, status, support = supporting, Status.WRONG_LOCATION, "supported"
-        right = supporting[0].hit.page_start
+    if support == "supported" and status is Status.VERIFIED:
+        reason = f"supported {_where(top)}: support {top.probability:.0%}"
+    elif support == "supported":
         cited = "" if page is None else pages_label(*page)
-        reason = (
-            f"supported {_where(supporting[0])}, not on the cited {cited}: "
-            f"support {supporting[0].probability:.0%}"
-        )
+        reason = f"supported {_where(top)}, not on the cited {cited}: support {top.probability:.0%}"
+        right = top.hit.page_start
         correction = Correction(
-            "wrong_page",
-            f"cite p. {right} instead of {cited}",
-            right,
-            supporting[0].hit.text,
+            "wrong_page", f"cite p. {right} instead of {cited}", right, top.hit.text
+        )
+    elif support == "contradicted":
+        said = "; ".join(top.conflicts)
+        reason = f"contradicted {_where(top)}: {said}"
+        correction = Correction(
+            "changed", f"{said} ({_page_of(top)})", top.hit.page_start, top.hit.text
+        )
+    elif support == "partially supported":
+        changes = f", but {'; '.join(top.conflicts)}" if top.conflicts else ""
+        reason = f"partly supported {_where(top)}: support {top.probability:.0%}{changes}"
+        correction = Correction(
+            "partial",
+            f"the closest passage, {_page_of(top)}, says only: \u201c{top.hit.text}\u201d",
+            top.hit.page_start,
+            top.hit.text,
         )
     else:
-        if changed:
-            chosen, status, support = changed, Status.PARTIAL, "contradicted"
-            top = changed[0]
-            said = "; ".join(top.conflicts)
-            reason = f"contradicted {_where(top)}: {said}"
-            correction = Correction(
-                "changed", f"{said} ({_page_of(top)})", top.hit.page_start, top.hit.text
-            )
-        elif best.related:
-            chosen, status, support = [best], Status.PARTIAL, "partially supported"
-            reason = f"partly supported {_where(best)}: support {best.probability:.0%}"
-            correction = Correction(
-                "partial",
-                f"the closest passage, {_page_of(best)}, says only: \u201c{best.hit.text}\u201d",
-                best.hit.page_start,
-                best.hit.text,
-            )
-        else:
-            chosen, status, support = [best], Status.UNSUPPORTED, "not supported"
-            reason = (
-                f"no passage of {key!r} supports the claim; the closest, {_page_of(best)}, "
-                f"scores {best.probability:.0%}"
-            )
-            correction = Correction(
-                "unsupported",
-                f"no passage in {key} supports this; closest ({_page_of(best)}): "
-                f"\u201c{best.hit.text}\u201d",
-                best.hit.page_start,
-                best.hit.text,
-            )
+        reason = (
+            f"no passage of {key!r} supports the claim; the closest, {_page_of(best)}, "
+            f"scores {best.probability:.0%}"
+        )
+        correction = Correction(
+            "unsupported",
+            f"no passage in {key} supports this; closest ({_page_of(best)}): "
+            f"\u201c{best.hit.text}\u201d",
+            best.hit.page_start,
+            best.hit.text,
+        )
     used = {id(j) for j in chosen}
     qualifying = [
         j
@@ -335,6 +325,40 @@ def _verdict(
     return verdict.result(
         citation, status, reason, evidence, score=chosen[0].probability, details=details
     )
+
+
+def _decide(
+    judged: list[_Judged], page: tuple[int, int] | None
+) -> tuple[list[_Judged], Status, str]:
+    """The passages a verdict rests on (best first), its status and its support label.
+
+    A passage that would support the claim but for a change of meaning contradicts it. A
+    passage of the cited page that supports it decides (a contradiction elsewhere is listed
+    as qualifying it); without a page, the closer of the best supporting and the best
+    contradicting passage decides. Support only on another page is a wrong location; a
+    passage merely related to the claim makes it partly supported."""
+    supporting = [j for j in judged if j.supports]
+    contradicting = [j for j in judged if j.would_support and j.conflicts]
+    closer_against = bool(
+        contradicting
+        and (not supporting or contradicting[0].probability > supporting[0].probability)
+    )
+    if page is not None:
+        here = [j for j in supporting if j.on(page)]
+        against_here = [j for j in contradicting if j.on(page)]
+        if here:
+            return here, Status.VERIFIED, "supported"
+        if against_here:
+            return against_here, Status.PARTIAL, "contradicted"
+        if supporting and not closer_against:
+            return supporting, Status.WRONG_LOCATION, "supported"
+    elif supporting and not closer_against:
+        return supporting, Status.VERIFIED, "supported"
+    if contradicting:
+        return contradicting, Status.PARTIAL, "contradicted"
+    if judged[0].related:
+        return [judged[0]], Status.PARTIAL, "partially supported"
+    return [judged[0]], Status.UNSUPPORTED, "not supported"
 
 
 def _judge(
