@@ -40,7 +40,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def library(tmp_path: Path) -> PaperLibrary:
-    return PaperLibrary(tmp_path / "library")
+    return PaperLibrary(tmp_path / "library", embedder=None)
 
 
 def write(path: Path, content: str | bytes) -> Path:
@@ -118,11 +118,11 @@ def test_a_given_key_wins(library: PaperLibrary, tmp_path: Path) -> None:
 
 def test_reopening_reads_the_manifest_only(tmp_path: Path) -> None:
     folder = tmp_path / "library"
-    first = PaperLibrary(folder)
+    first = PaperLibrary(folder, embedder=None)
     key = first.add(write(tmp_path / "smith2020.md", MARKED))
     expected = (first.metadata(key), first.pages(key), first.chunks(key))
 
-    again = PaperLibrary(folder)
+    again = PaperLibrary(folder, embedder=None)
     assert again.keys() == [key]
     assert (again.metadata(key), again.pages(key), again.chunks(key)) == expected
 
@@ -130,7 +130,7 @@ def test_reopening_reads_the_manifest_only(tmp_path: Path) -> None:
     # stop the library from opening, and is named when its paper is read.
     stored = store_module.Store(folder).read()[key].files["chunks"]
     (folder / "papers" / stored.name).write_bytes(b"{}\n")
-    lazy = PaperLibrary(folder)
+    lazy = PaperLibrary(folder, embedder=None)
     assert lazy.metadata(key) == expected[0]
     assert lazy.pages(key) == expected[1]
     with pytest.raises(SavedIndexError, match=stored.name):
@@ -171,7 +171,7 @@ def test_remove(library: PaperLibrary, tmp_path: Path) -> None:
     library.add(write(tmp_path / "b.txt", "Page one of b.\fPage two of b."))
     library.remove("a")
     assert library.keys() == ["b"]
-    assert PaperLibrary(library.path).keys() == ["b"]
+    assert PaperLibrary(library.path, embedder=None).keys() == ["b"]
     assert all(p.name.startswith("b.") for p in (library.path / "papers").iterdir())
     with pytest.raises(UnknownPaperError, match="'a'") as caught:
         library.pages("a")
@@ -198,7 +198,7 @@ def bad_add(library: PaperLibrary, file: Path, *needles: str) -> PaperFileError:
     assert isinstance(caught.value, CitecheckError)
     assert snapshot(library.path) == before
     assert library.keys() == ["smith2020"]
-    assert PaperLibrary(library.path).pages("smith2020")[0].label == "208"
+    assert PaperLibrary(library.path, embedder=None).pages("smith2020")[0].label == "208"
     return caught.value
 
 
@@ -333,7 +333,7 @@ def test_a_bibtex_bibliography_with_file_fields(library: PaperLibrary, tmp_path:
 
     # The file the bibliography named is recognised as the entry's paper, unchanged.
     assert library.add(tmp_path / "papers" / "smith.md") == "smith2020"  # unchanged
-    again = PaperLibrary(library.path)
+    again = PaperLibrary(library.path, embedder=None)
     assert again.metadata("smith2020") == meta
     # Adding the bibliography again changes nothing it already holds.
     before = snapshot(library.path)
@@ -416,7 +416,7 @@ def test_an_add_failing_before_its_commit_leaves_the_old_library(
         holding_one.add(write(tmp_path / "smith2020.md", MARKED + "\nA changed ending.\n"))
     assert snapshot(holding_one.path) == before  # the new files were removed
     assert holding_one.keys() == ["smith2020"]
-    reopened = PaperLibrary(holding_one.path)
+    reopened = PaperLibrary(holding_one.path, embedder=None)
     assert reopened.keys() == ["smith2020"]
     assert "changed ending" not in reopened.text("smith2020")
 
@@ -430,7 +430,7 @@ def test_files_a_killed_add_left_are_ignored_then_removed(
         write(papers / "new.0123456789abcdef.pages.json", "[{"),
         write(holding_one.path / ".manifest.json.x1y2.tmp", "{"),
     ]
-    reopened = PaperLibrary(holding_one.path)
+    reopened = PaperLibrary(holding_one.path, embedder=None)
     assert reopened.keys() == ["smith2020"]
     assert reopened.pages("smith2020")[0].number == 208
     reopened.add(write(tmp_path / "b.txt", "Another paper.\fIts page two."))
@@ -443,10 +443,10 @@ def test_a_manifest_of_another_version_is_named(holding_one: PaperLibrary) -> No
     body = json.loads(manifest.read_text())
     manifest.write_text(json.dumps({**body, "version": 99}))
     with pytest.raises(SavedIndexError, match="version 99"):
-        PaperLibrary(holding_one.path)
+        PaperLibrary(holding_one.path, embedder=None)
     manifest.write_text("[]")
     with pytest.raises(SavedIndexError, match="not a paper library manifest"):
-        PaperLibrary(holding_one.path)
+        PaperLibrary(holding_one.path, embedder=None)
 
 
 def test_importing_the_package_imports_no_optional_dependency() -> None:
@@ -475,7 +475,7 @@ DOCLING_SENTENCES = [
 def real_library(tmp_path_factory: pytest.TempPathFactory) -> PaperLibrary:
     if not (DATA / "docling").is_dir():
         pytest.skip("the shared data set (../shared/data/pages) is absent")
-    library = PaperLibrary(tmp_path_factory.mktemp("real") / "library")
+    library = PaperLibrary(tmp_path_factory.mktemp("real") / "library", embedder=None)
     for name in ("2206.01062", "2203.01017v2", "2305.03393v1"):
         library.add(DATA / "docling" / f"{name}.json")
     return library
@@ -506,7 +506,7 @@ def test_the_geotopo_notes_are_cited_by_printed_page(tmp_path: Path) -> None:
     pdf = DATA / "geotopo" / "GeoTopo-komprimiert.pdf"
     if not pdf.is_file():
         pytest.skip("the shared data set (../shared/data/pages) is absent")
-    library = PaperLibrary(tmp_path / "library", language="de")
+    library = PaperLibrary(tmp_path / "library", language="de", embedder=None)
     key = library.add(pdf)
     pages = library.pages(key)
     assert len(pages) == 117

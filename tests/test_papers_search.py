@@ -342,3 +342,88 @@ def test_a_page_range_and_a_page_past_the_end_name_the_right_page(
     assert past.status is Status.NOT_FOUND
     assert past.details["correction"]["page"] == 1
     assert past.details["correction"]["message"] == "cite p. 1, where stoker2022 supports the claim"
+
+
+DATA = Path(__file__).parents[2] / "shared" / "data" / "pages" / "docling"
+
+
+@pytest.fixture(scope="module")
+def doclaynet(tmp_path_factory: pytest.TempPathFactory) -> PaperLibrary:
+    """The DocLayNet paper (docling's test set, 9 pages) embedded with MiniLM."""
+    if not HAS_MINILM:
+        pytest.skip("needs the embeddings extra")
+    if not (DATA / "2206.01062.json").is_file():
+        pytest.skip("the shared data set (../shared/data/pages) is absent")
+    from citecheck.embedders import SentenceTransformerEmbedder
+
+    library = PaperLibrary(
+        tmp_path_factory.mktemp("doclaynet") / "lib", embedder=SentenceTransformerEmbedder()
+    )
+    library.add(DATA / "2206.01062.json", key="pfitzmann2022")
+    return library
+
+
+@pytest.mark.parametrize(
+    ("claim", "page", "support"),
+    [
+        ("A group of 40 dedicated annotators labelled the pages.", 4, "supported"),
+        ("A group of 60 dedicated annotators labelled the pages.", 4, "contradicted"),
+        ("DocLayNet is annotated automatically, without humans.", None, "contradicted"),
+    ],
+)
+def test_claims_against_a_real_paper(
+    doclaynet: PaperLibrary, claim: str, page: int | None, support: str
+) -> None:
+    result = doclaynet.validate("pfitzmann2022", claim, page)
+    assert result.details["support"] == support
+    assert (result.status is Status.VERIFIED) == (support == "supported")
+    text = doclaynet.text("pfitzmann2022")
+    assert all(text[e.start : e.end] == e.text for e in result.evidence)
+
+
+def test_sentences_of_a_real_paper_are_found_on_their_page(doclaynet: PaperLibrary) -> None:
+    sentence = "For phases three and four, a group of 40 dedicated annotators were assembled"
+    hits = doclaynet.search(sentence, key="pfitzmann2022", k=3)
+    assert hits[0].page_start == 4
+    assert sentence in hits[0].text
+
+
+def _faiss_index() -> Any:
+    pytest.importorskip("faiss")
+    from citecheck.indexes.faiss import FaissIndex
+
+    return FaissIndex(metric="cosine")
+
+
+@pytest.mark.parametrize("backend", ["faiss", "pinecone"])
+def test_faiss_and_pinecone_answer_as_the_memory_index(
+    tmp_path: Path, paper: Path, backend: str
+) -> None:
+    memory = _library(tmp_path / "lib", embedder=HashingEmbedder())
+    memory.add(paper)
+    expected = [(h.chunk, h.page_start) for h in memory.search("managers delegate", mode="vector")]
+    if backend == "faiss":
+        index = _faiss_index()
+        found = _library(tmp_path / "lib", embedder=HashingEmbedder(), index=index)
+        got = found.search("managers delegate", mode="vector")
+        assert [(h.chunk, h.page_start) for h in got] == expected
+        return
+    pytest.importorskip("pinecone")
+    from citecheck.indexes.pinecone import PineconeIndex
+    from citecheck.testing.pinecone_emulator import PineconeEmulator
+
+    with PineconeEmulator(dimension=64, api_key="k") as emulator:
+        team = PineconeIndex(emulator.host, "k", dimension=64)
+        again = PineconeIndex(emulator.host, "k", dimension=64)  # another machine, same index
+        try:
+            found = _library(tmp_path / "lib", embedder=HashingEmbedder(), index=team)
+            got = found.search("managers delegate", mode="vector")
+            assert [(h.chunk, h.page_start) for h in got] == expected
+            assert team.count() == len(found.chunks("stoker2022"))
+            reopened = _library(tmp_path / "lib", embedder=HashingEmbedder(), index=again)
+            hits = reopened.search("managers delegate", mode="vector")
+            assert [h.chunk for h in hits] == [chunk for chunk, _ in expected]
+        finally:
+            team.close()
+            again.close()
+        assert emulator.violations == ()
