@@ -345,3 +345,26 @@ def test_a_claim_may_write_a_sign_as_a_word() -> None:
     claim, source = "The rate was 0.4 percent in 2020.", "The rate was 0.4% in 2020."
     result = citecheck.verify(f"{claim} [[s]]", {"s": source}).results[0]
     assert result.status is Status.VERIFIED, result.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "changed"),
+    [
+        ("Each interview was coded once.", "Each interview was coded twice.", True),
+        ("Patients took the drug once a day.", "Patients took the drug twice a day.", True),
+        ("It was tested only once in mice.", "It was tested twice in mice.", True),
+        (
+            "Fewer went to hospital once vaccinated.",
+            "Vaccinated people had fewer admissions.",
+            False,
+        ),
+        (
+            "Once the data were in, the trial ended.",
+            "The trial ended when the data were in.",
+            False,
+        ),
+    ],
+)
+def test_once_as_a_count_and_as_a_conjunction(claim: str, source: str, changed: bool) -> None:
+    conflicts = claim_conflicts(claim, source)
+    assert any("'once'" in c for c in conflicts) is changed

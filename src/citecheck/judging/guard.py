@@ -66,11 +66,16 @@ _FAIL = frozenset("fail fails failed failing".split())
 only before "to": "heart failure" denies nothing)."""
 _SHOWN_NUMBERS = 3
 _COUNT_WORDS = frozenset(
-    "one first second half quarter double doubled triple tripled twice single hundreds "
-    "thousands millions billions dozens".split()
+    "one first second half quarter double doubled triple tripled once twice thrice single "
+    "hundreds thousands millions billions dozens".split()
 )
 """Words of count that the number reader leaves alone ("one of", "the second trial" say no
-number) but a claim may still get wrong: "only one patient" against "two patients"."""
+number) but a claim may still get wrong: "only one patient" against "two patients", "coded
+once" against "coded twice"."""
+_ONCE_COUNTS = frozenset("a an per every each or more again daily weekly monthly yearly".split())
+_ONCE_AFTER = frozenset("only just at exactly than".split())
+"""The words around a ``once`` that counts ("once a week", "only once", "coded once." at the
+end of its clause); any other ``once`` joins a clause ("once vaccinated")."""
 
 
 def claim_conflicts(
@@ -324,11 +329,21 @@ def _quantifier_conflicts(claim: list[str], closest: list[list[str]]) -> list[st
         conflicts.append(f"the claim says {universal[0]!r} where the source says {limited}")
     for index, word in enumerate(claim):
         one_of = word == "one" and claim[index + 1 : index + 2] == ["of"]  # "one of them"
+        if word == "once" and not _counting_once(claim, index):
+            continue
         if word in _COUNT_WORDS and word not in said and not one_of:
             theirs = sorted(said & (_COUNT_WORDS | NUMBER_WORDS))
             shown = ", ".join(repr(w) for w in theirs) or "no such word"
             conflicts.append(f"the claim says {word!r} where the source says {shown}")
     return conflicts
+
+
+def _counting_once(words: list[str], index: int) -> bool:
+    """Whether the ``once`` at ``index`` counts ("coded once", "once a week", "only once")
+    rather than joins a clause ("once vaccinated", "once the data were in")."""
+    after = words[index + 1 : index + 2]
+    before = words[index - 1 : index] if index else []
+    return not after or after[0] in _ONCE_COUNTS or bool(before and before[0] in _ONCE_AFTER)
 
 
 def _opposite_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]:
