@@ -368,3 +368,20 @@ def test_a_claim_may_write_a_sign_as_a_word() -> None:
 def test_once_as_a_count_and_as_a_conjunction(claim: str, source: str, changed: bool) -> None:
     conflicts = claim_conflicts(claim, source)
     assert any("'once'" in c for c in conflicts) is changed
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "changed"),
+    [
+        ("TableFormer uses a ResNet-50 backbone.", "TableFormer uses a ResNet-18 backbone.", True),
+        ("We used GPT-3 for labelling.", "We used GPT-4 for labelling.", True),
+        ("We used GPT-4 for labelling.", "We used GPT-4 for labelling.", False),
+        ("COVID-19 cases rose by 12 percent.", "COVID-19 cases rose by 12 percent in 2020.", False),
+        ("OTSL is slower than HTML.", "OTSL is faster than HTML.", True),
+        ("The pages were annotated automatically.", "The pages were annotated manually.", True),
+        ("TableFormer underperforms the others.", "TableFormer outperforms the others.", True),
+        ("Accuracy improves on harder layouts.", "Accuracy drops on harder layouts.", True),
+    ],
+)
+def test_versioned_names_and_more_opposites(claim: str, source: str, changed: bool) -> None:
+    assert bool(claim_conflicts(claim, source)) is changed

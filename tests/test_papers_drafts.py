@@ -256,3 +256,9 @@ def test_any_text_is_read_without_error(text: str) -> None:
         if cited.citation.text_span is not None:
             assert 0 <= cited.citation.text_span.start <= cited.citation.text_span.end <= len(text)
     assert all(warning.startswith("line ") for warning in draft.warnings)
+
+
+def test_html_comments_cite_nothing() -> None:
+    text = "Visible [@a].\n<!-- Hidden 12 classes [@b] -->\n<!-- unclosed [@c]\n"
+    draft = read_draft(text, {key: PaperMetadata(key) for key in ("a", "b", "c")})
+    assert [c.key for c in draft.citations] == ["a"]

@@ -427,3 +427,38 @@ def test_faiss_and_pinecone_answer_as_the_memory_index(
             team.close()
             again.close()
         assert emulator.violations == ()
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "PubLayNet contains 80863 manually annotated pages.",
+        "Close to 95% of the documents in DocLayNet are published in German.",
+        "A group of 40 dedicated annotators were assembled for phases one and two.",
+    ],
+)
+def test_a_changed_name_or_attribute_is_never_supported(
+    doclaynet: PaperLibrary, claim: str
+) -> None:
+    result = doclaynet.validate("pfitzmann2022", claim)
+    assert result.status is not Status.VERIFIED
+    assert result.details["support"] != "supported"
+
+
+def test_a_passage_without_the_number_does_not_contradict(doclaynet: PaperLibrary) -> None:
+    result = doclaynet.validate(
+        "pfitzmann2022", "DocLayNet contains 80863 manually annotated pages.", 1
+    )
+    assert result.status is Status.VERIFIED
+    assert "80863" in result.evidence[0].text
+
+
+def test_a_second_library_object_sees_the_firsts_changes(tmp_path: Path, paper: Path) -> None:
+    first = _library(tmp_path / "lib", embedder=None)
+    second = _library(tmp_path / "lib", embedder=None)
+    first.add(paper)
+    assert second.keys() == ["stoker2022"]
+    assert "stoker2022" in second
+    first.remove("stoker2022")
+    assert second.keys() == []
+    assert len(second) == 0

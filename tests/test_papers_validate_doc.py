@@ -146,3 +146,17 @@ def test_a_failing_check_is_that_citations_unchecked_result(
     assert failed.status is Status.UNCHECKED
     assert "the embedder went away" in failed.reason
     assert len(report.results) == 6
+
+
+def test_an_unreadable_page_is_unchecked_never_checked_as_no_page(library: PaperLibrary) -> None:
+    report = library.validate_doc(
+        "Managers perceive they delegate more [@stoker2022, p. ii].\n"
+        "Remote work is common [@stoker2022, pp. 3-1].\n"
+    )
+    assert [r.status for r in report.results] == [Status.UNCHECKED, Status.UNCHECKED]
+    assert "names no page citecheck can check" in report.results[0].reason
+
+
+def test_a_draft_without_citations_does_not_pass(library: PaperLibrary) -> None:
+    assert library.validate_doc("# Only a heading\n\nNo citations here.\n").outcome == "FAIL"
+    assert library.validate_doc("").outcome == "FAIL"

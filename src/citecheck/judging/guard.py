@@ -108,6 +108,7 @@ def claim_conflicts(
         conflicts.extend(_quantifier_conflicts(clause, closest))
         conflicts.extend(_opposite_conflicts(clause, closest))
     conflicts.extend(_symbol_conflicts(own, said))
+    conflicts.extend(_version_conflicts(own, around))
     noun = "quote" if quotation else "claim"
     return [conflict.replace("the claim", f"the {noun}") for conflict in dict.fromkeys(conflicts)]
 
@@ -335,6 +336,27 @@ def _quantifier_conflicts(claim: list[str], closest: list[list[str]]) -> list[st
             theirs = sorted(said & (_COUNT_WORDS | NUMBER_WORDS))
             shown = ", ".join(repr(w) for w in theirs) or "no such word"
             conflicts.append(f"the claim says {word!r} where the source says {shown}")
+    return conflicts
+
+
+_VERSIONED = re.compile(r"\b([^\W\d_]{2,})[-\u2010\u2011](\d+(?:\.\d+)*)\b")
+"""A name with a version or size after a hyphen: "ResNet-50", "GPT-4", "COVID-19" (a name
+with its digits joined on, "ResNet50", is compared letter by letter elsewhere)."""
+
+
+def _version_conflicts(claim: str, nearby: str) -> list[str]:
+    """A versioned name of the claim that the source gives with another number only
+    ("ResNet-50" where it says "ResNet-18"): the number reader leaves the digits of names
+    alone, so that "COVID-19" is no count."""
+    theirs: dict[str, set[str]] = {}
+    for name, number in _VERSIONED.findall(nearby):
+        theirs.setdefault(name, set()).add(number)
+    conflicts = []
+    for name, number in dict.fromkeys(_VERSIONED.findall(claim)):
+        said = theirs.get(name)
+        if said and number not in said:
+            shown = ", ".join(repr(f"{name}-{n}") for n in sorted(said))
+            conflicts.append(f"the claim has '{name}-{number}' where the source has {shown}")
     return conflicts
 
 

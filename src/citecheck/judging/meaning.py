@@ -332,7 +332,13 @@ _ANTONYMS = (
     ("micro", "macro"), ("input", "output"), ("inbound", "outbound"), ("many", "few"),
     ("most", "few"), ("majorit", "minorit"), ("rise", "drop"), ("rose", "dropped"),
     ("increas", "drop"), ("grow", "shrink"), ("grew", "shrank"), ("gain", "lost"),
-    ("won", "lost"), ("winn", "los"),
+    ("won", "lost"), ("winn", "los"), ("fast", "slow"), ("quick", "slow"),
+    ("outperform", "underperform"), ("improv", "degrad"), ("improv", "wors"),
+    ("improv", "drop"), ("ahead", "behind"), ("manual", "automatic"), ("superior", "inferior"),
+    ("benefi", "harm"), ("safe", "danger"), ("cheap", "expensiv"), ("simpl", "complex"),
+    ("big", "small"), ("wide", "narrow"), ("deep", "shallow"), ("thick", "thin"),
+    ("male", "female"), ("upper", "lower"), ("hot", "cold"), ("young", "old"),
+    ("rich", "poor"), ("support", "oppos"), ("sooner", "later"),
 )  # fmt: skip
 """Stems of words with opposite meanings; the rest of both words must be a common ending."""
 
@@ -347,7 +353,7 @@ def _by_initial(pairs: tuple[tuple[str, str], ...]) -> dict[str, list[tuple[str,
 
 
 _ANTONYMS_BY_INITIAL = _by_initial(_ANTONYMS)
-_ENDINGS = frozenset({"", *"e y ed d er ier est iest ing s es ly ily ion ions ity".split()})
+_ENDINGS = frozenset({"", *"e y ed d er ier est iest ing s es ly ily ally al ion ions ity".split()})
 
 
 def comparable_words(text: str) -> list[str]:

@@ -80,11 +80,12 @@ class PaperLibrary:
     __slots__ = (
         "_cache",
         "_embedder",
-        "_entries",
+        "_held",
         "_index",
         "_options",
         "_search",
         "_searcher",
+        "_seen",
         "_store",
     )
 
@@ -100,12 +101,27 @@ class PaperLibrary:
     ) -> None:
         self._store = Store(Path(path))
         self._options = ChunkOptions(language=language, max_chunk_chars=max_chunk_chars)
+        self._held: dict[str, Entry] = {}
+        self._seen: object = ()
         self._entries = self._store.read()
         self._cache: OrderedDict[str, Any] = OrderedDict()
         self._embedder = default_embedder() if embedder == "auto" else embedder
         self._index = index
         self._search = search or FusionOptions()
         self._searcher: tuple[tuple[Any, ...], LibrarySearch] | None = None
+
+    @property
+    def _entries(self) -> dict[str, Entry]:
+        """The papers, as the manifest on disk lists them now: read again when another
+        library object (or process) committed a change since."""
+        seen = self._store.signature()
+        if seen != self._seen:
+            self._held, self._seen = self._store.read(), seen
+        return self._held
+
+    @_entries.setter
+    def _entries(self, entries: dict[str, Entry]) -> None:
+        self._held, self._seen = entries, self._store.signature()
 
     @property
     def embedder(self) -> Embedder | None:

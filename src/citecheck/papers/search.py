@@ -60,7 +60,8 @@ class FusionOptions:
 @dataclass(frozen=True, slots=True)
 class PaperHit:
     """A passage of a paper found for a query: the paper's ``key``, the chunk's number in it,
-    its span in the paper's text, its pages and section, its text, and the scores behind its
+    its span in the paper's text, its pages and section, its text as a reader sees it (the
+    chunk's: Markdown rendered, whitespace collapsed), and the scores behind its
     place: the fused ``score``, the BM25 score and the cosine (``None`` for a ranking that did
     not reach it or did not run)."""
 

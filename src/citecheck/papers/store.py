@@ -130,6 +130,15 @@ class Store:
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise SavedIndexError(f"{self.manifest}: a malformed paper entry ({exc!r})") from None
 
+    def signature(self) -> tuple[int, int, int] | None:
+        """The manifest's inode, size and modification time (``None`` when there is none):
+        a commit replaces the manifest, so a changed signature means a changed library."""
+        try:
+            stat = self.manifest.stat()
+        except OSError:
+            return None
+        return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
     def read_file(self, stored: StoredFile) -> bytes:
         """The content of a per-paper file, checked against the manifest's size and SHA-256.
         A file that vanished raises :class:`FileNotFoundError` (a change committed since the

@@ -76,8 +76,11 @@ _CONTRAST = re.compile(
 @dataclass(frozen=True, slots=True)
 class Quote:
     """The best passage of a paper for a claim or search terms, trimmed to the sentence(s) that
-    carry it: its text, span in the paper's text, pages, section and confidence (the support
-    probability with an embedder, else the share of the query's words it holds)."""
+    carry it: its text as a reader sees it (Markdown rendered, whitespace collapsed, as
+    :class:`~citecheck.papers.PaperChunk` keeps it), its span in the paper's text
+    (``library.text(key)[start:end]``, the passage as the file has it), pages, section and
+    confidence (the support probability with an embedder, else the share of the query's words
+    it holds)."""
 
     key: str
     text: str
@@ -111,6 +114,9 @@ class Correction:
     page: int | None = None
     quote: str | None = None
     revision: str | None = None
+    pages: str | None = None
+    """How a citation writes the right place (``p. 14``, ``pp. 59–60`` for a passage that
+    runs over a page break); ``None`` when ``page`` says it all."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -127,7 +133,8 @@ def quote_reviser(claim: str, correction: Correction, key: str) -> str | None:
     replaces the claim with the paper's own words, quoted, with their page (``"…" [@key, p. 14]``);
     a wrong page keeps the claim and cites the right page. With no passage to quote it
     proposes nothing."""
-    page = f", p. {correction.page}" if correction.page is not None else ""
+    where = correction.pages or (f"p. {correction.page}" if correction.page is not None else "")
+    page = f", {where}" if where else ""
     if correction.problem == "wrong_page":
         return f"{claim} [@{key}{page}]"
     if correction.quote is None or correction.problem not in ("changed", "partial", "unsupported"):
@@ -144,6 +151,9 @@ class _Judged:
     supported: float
     partial: float
     conflicts: tuple[str, ...]
+    """Changes of meaning: what the guard finds the claim says otherwise than the passage."""
+    gaps: tuple[str, ...] = ()
+    """What the claim says and the passage does not: a number, a name."""
 
     @property
     def would_support(self) -> bool:
@@ -152,7 +162,12 @@ class _Judged:
 
     @property
     def supports(self) -> bool:
-        return self.would_support and not self.conflicts
+        return self.would_support and not self.conflicts and not self.gaps
+
+    @property
+    def contradicts(self) -> bool:
+        """The passage would support the claim but says another value or the opposite."""
+        return self.would_support and bool(self.conflicts)
 
     @property
     def related(self) -> bool:
@@ -168,7 +183,10 @@ class _Judged:
 
 def cite(library: PaperLibrary, key: str, text: str, k: int = 3) -> list[Quote]:
     """The ``k`` best quotes of ``key`` for ``text``, best first (none when the paper has no
-    text or no passage shares a word or a meaning with it)."""
+    text or no passage shares a word or a meaning with it); empty ``text`` is an
+    :class:`~citecheck.errors.InputError`."""
+    if not WORD.search(text):
+        raise InputError("cite needs a claim or search terms with a word in them")
     document = library.document(key)
     vector = library.query_vector(text)
     hits = library.search(text, key=key, k=max(k, _CANDIDATES))
@@ -269,9 +287,9 @@ def _verdict(
     elif support == "supported":
         cited = "" if page is None else pages_label(*page)
         reason = f"supported {_where(top)}, not on the cited {cited}: support {top.probability:.0%}"
-        right = top.hit.page_start
+        right, label = top.hit.page_start, top.hit.pages
         correction = Correction(
-            "wrong_page", f"cite p. {right} instead of {cited}", right, top.hit.text
+            "wrong_page", f"cite {label} instead of {cited}", right, top.hit.text, pages=label
         )
     elif support == "contradicted":
         said = "; ".join(top.conflicts)
@@ -280,7 +298,8 @@ def _verdict(
             "changed", f"{said} ({_page_of(top)})", top.hit.page_start, top.hit.text
         )
     elif support == "partially supported":
-        changes = f", but {'; '.join(top.conflicts)}" if top.conflicts else ""
+        missing = top.conflicts + top.gaps
+        changes = f", but {'; '.join(missing)}" if missing else ""
         reason = f"partly supported {_where(top)}: support {top.probability:.0%}{changes}"
         correction = Correction(
             "partial",
@@ -313,13 +332,7 @@ def _verdict(
         if reviser is not None:
             revision = reviser(claim, correction, key)
             if revision:
-                correction = Correction(
-                    correction.problem,
-                    correction.message,
-                    correction.page,
-                    correction.quote,
-                    revision,
-                )
+                correction = replace(correction, revision=revision)
         details["correction"] = correction.to_dict()
     evidence = [_evidence(j, document) for j in chosen[:3]]
     return verdict.result(
@@ -338,7 +351,7 @@ def _decide(
     contradicting passage decides. Support only on another page is a wrong location; a
     passage merely related to the claim makes it partly supported."""
     supporting = [j for j in judged if j.supports]
-    contradicting = [j for j in judged if j.would_support and j.conflicts]
+    contradicting = [j for j in judged if j.contradicts]
     closer_against = bool(
         contradicting
         and (not supporting or contradicting[0].probability > supporting[0].probability)
@@ -393,8 +406,12 @@ def _judge(
             else:
                 probability, bounds = max(0.0, cosine), _COSINE_BOUNDS
         evidence = document.evidence(hit.start, hit.end, 0.0, "paper")
-        conflicts = tuple(conflicts_at(claim, evidence, document, span))
-        judged.append(_Judged(hit, probability, bounds[0], bounds[1], conflicts))
+        found = conflicts_at(claim, evidence, document, span)
+        gaps = [c for c in found if c.endswith(_ABSENT)]
+        conflicts = tuple(c for c in found if not c.endswith(_ABSENT))
+        named = Span(chunks[max(0, hit.chunk - 1)].start, hit.end)  # an antecedent goes before
+        gaps.extend(_unnamed(claim, document.text[named.start : named.end], same_language))
+        judged.append(_Judged(hit, probability, bounds[0], bounds[1], conflicts, tuple(gaps)))
     return judged
 
 
@@ -423,6 +440,29 @@ def _with_page(
         for c in (chunks[n],)
     ]
     return [*hits, *extra]
+
+
+_ABSENT = ("no such number", "no such word")
+"""How the guard ends a change it finds because the passage lacks a number or word of the
+claim: a gap (the passage does not say it), not a contradiction (it says otherwise)."""
+_NAME = re.compile(r"(?<![\w-])[^\W\d_][\w-]*[A-Z0-9][\w-]*|(?<=\s)[A-Z][^\W\d_]{2,}")
+"""A name: a word with a capital or digit after its first letter (``PubLayNet``, ``GPT-4``),
+or a capitalised word that does not open the claim (``German``, ``Keras``)."""
+
+
+def _unnamed(claim: str, passage: str, same_language: bool) -> list[str]:
+    """The names of the claim the passage (with the text just before it, where an antecedent
+    stands) does not name: "PubLayNet contains 80863 pages" is not supported by "DocLayNet
+    contains 80863 pages", however close their vectors. A claim in another language than the
+    paper is held to its inner-capital names only ("DocLayNet"): its ordinary capitalised
+    words ("Engels") are the paper's in translation."""
+    said = normalize(passage)
+    missing = []
+    for name in dict.fromkeys(_NAME.findall(claim)):
+        inner = any(c.isupper() or c.isdigit() for c in name[1:])
+        if (same_language or inner) and normalize(name) not in said:
+            missing.append(f"the claim names {name!r}, which the passage does not")
+    return missing
 
 
 def _same_language(claim: str, library: PaperLibrary, key: str) -> bool:
@@ -526,13 +566,27 @@ def validate_doc(
     metadata: dict[str, Any] = {"library": str(library.path)}
     if name is not None:
         metadata["draft"] = name
-    return Report(tuple(results), tuple(warnings), kind="paper-draft", text=text, metadata=metadata)
+    return Report(
+        tuple(results),
+        tuple(warnings),
+        require_citations=True,
+        kind="paper-draft",
+        text=text,
+        metadata=metadata,
+    )
 
 
 def _checked(library: PaperLibrary, item: DraftCitation, reviser: Reviser | None) -> Result:
     """One draft citation's result, its line in the details; a failure of this citation's
     check is its own ``UNCHECKED`` result, never the draft's."""
     citation = item.citation
+    if item.key is not None and citation.locator and citation.location is None:
+        message = (
+            f"the locator {citation.locator!r} names no page citecheck can check (a page is "
+            "cited by its number, p. 12 or pp. 12-14), so the claim was not checked"
+        )
+        result = _failed(citation, Status.UNCHECKED, "unreadable_locator", message, "")
+        return replace(result, details={**result.details, "line": item.line})
     if item.key is None:
         problem = item.problem or f"{item.cited!r} names no paper of the library"
         fix = f"add the paper to the library, or cite one of its keys ({item.cited!r} is none)"

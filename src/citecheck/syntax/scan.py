@@ -1,6 +1,7 @@
 """What every syntax must know about Markdown before it calls something a citation.
 
-Code is never cited — ``x[1]`` in a code block is an index, ``[[`` in a template is syntax — and
+Code is never cited — ``x[1]`` in a code block is an index, ``[[`` in a template is syntax —,
+nor is an HTML comment (``<!-- [@key] -->``, text the reader never sees), and
 ``[1](https://…)`` or ``[1]: https://…`` is a link, not a reference. The scanners share these
 checks here so the three syntaxes agree on them.
 """
@@ -20,10 +21,12 @@ DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 _TICKS = re.compile(r"`+")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
 
 class CodeRegions:
-    """The fenced code blocks and inline code spans of a Markdown text, for overlap tests.
+    """The fenced code blocks, inline code spans and HTML comments of a Markdown text, for
+    overlap tests.
 
     Fences may be indented (LLM answers nest them in list items); an unclosed fence runs to the
     end of the text, as in CommonMark. Inline code follows CommonMark: a backtick run closed by
@@ -65,10 +68,20 @@ def is_link_label(text: str, start: int, end: int) -> bool:
 def _code_regions(text: str) -> Iterator[tuple[int, int]]:
     position = 0
     for start, end in _fences(text):
-        yield from _inline_code(text, position, start)
+        yield from _outside_fences(text, position, start)
         yield start, end
         position = end
-    yield from _inline_code(text, position, len(text))
+    yield from _outside_fences(text, position, len(text))
+
+
+def _outside_fences(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """HTML comments (an unclosed one runs to ``end``) and the inline code between them."""
+    position = start
+    while (comment := _COMMENT.search(text, position, end)) is not None:
+        yield from _inline_code(text, position, comment.start())
+        yield comment.start(), comment.end()
+        position = comment.end()
+    yield from _inline_code(text, position, end)
 
 
 def _fences(text: str) -> Iterator[tuple[int, int]]:
