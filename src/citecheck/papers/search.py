@@ -28,7 +28,7 @@ from citecheck.papers.model import PaperChunk
 if TYPE_CHECKING:
     from citecheck.protocols import Index
 
-__all__ = ["MODES", "FusionOptions", "LibrarySearch", "PaperHit", "pages_label"]
+__all__ = ["MODES", "FusionOptions", "LibrarySearch", "PaperHit", "pages_label", "quoted"]
 
 MODES = ("hybrid", "bm25", "vector")
 
@@ -83,9 +83,13 @@ class PaperHit:
         return pages_label(self.page_start, self.page_end)
 
     def __str__(self) -> str:
-        where = ", ".join(part for part in (self.key, self.pages) if part)
-        section = f" ({self.section})" if self.section else ""
-        return f'[{where}] "{self.text}"{section} score {self.score:.3f}'
+        return f"{quoted(self.key, self.pages, self.text, self.section)} score {self.score:.3f}"
+
+
+def quoted(key: str, pages: str, text: str, section: str | None) -> str:
+    """A passage as a citation prints it: ``[key, p. 12] "…" (Results)``."""
+    where = ", ".join(part for part in (key, pages) if part)
+    return f'[{where}] "{text}"' + (f" ({section})" if section else "")
 
 
 def pages_label(first: int | None, last: int | None) -> str:

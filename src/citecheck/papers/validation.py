@@ -36,7 +36,7 @@ from citecheck.language.text import WORD, normalize
 from citecheck.locations import Location
 from citecheck.model import Citation, Evidence, Result, Span, Status
 from citecheck.papers.drafts import DraftCitation, read_draft
-from citecheck.papers.search import PaperHit, pages_label
+from citecheck.papers.search import PaperHit, pages_label, quoted
 from citecheck.papers.vectors import embedder_name, on_support_scale
 from citecheck.report import Report
 
@@ -97,9 +97,8 @@ class Quote:
         return pages_label(self.page_start, self.page_end)
 
     def __str__(self) -> str:
-        where = ", ".join(part for part in (self.key, self.pages) if part)
-        section = f" ({self.section})" if self.section else ""
-        return f'[{where}] "{self.text}"{section} confidence {self.confidence:.2f}'
+        where = quoted(self.key, self.pages, self.text, self.section)
+        return f"{where} confidence {self.confidence:.2f}"
 
 
 @dataclass(frozen=True, slots=True)
