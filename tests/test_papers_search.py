@@ -450,3 +450,13 @@ def test_a_second_library_object_sees_the_firsts_changes(tmp_path: Path, paper: 
     first.remove("stoker2022")
     assert second.keys() == []
     assert len(second) == 0
+
+
+def test_a_claim_is_embedded_once(tmp_path: Path, paper: Path) -> None:
+    embedder = CountingEmbedder()
+    library = _library(tmp_path / "lib", embedder=embedder)
+    library.add(paper)
+    embedder.texts.clear()
+    library.validate("stoker2022", "Managers delegate more at home.", 1)
+    library.cite("stoker2022", "annotation time")
+    assert embedder.texts == ["Managers delegate more at home.", "annotation time"]

@@ -212,18 +212,22 @@ class PaperLibrary:
         key: str | None = None,
         k: int = 10,
         mode: str | None = None,
+        vector: Any = None,
     ) -> list[PaperHit]:
         """The ``k`` passages of the library (of the paper ``key`` when given) that best match
         ``text``, best first, each with its paper, pages, section, span and scores. ``mode``
         overrides the library's :class:`~citecheck.papers.FusionOptions` mode:
-        ``hybrid`` (BM25 and vectors fused by reciprocal rank), ``bm25`` or ``vector``."""
+        ``hybrid`` (BM25 and vectors fused by reciprocal rank), ``bm25`` or ``vector``.
+        ``vector`` is the query's unit vector (:meth:`query_vector`) when the caller has it
+        already, so that it is not embedded twice."""
         if key is not None:
             self._entry(key)
         if k < 1:
             raise ConfigError(f"k must be positive, got {k}")
         options = self._search if mode is None else replace(self._search, mode=mode)
         searcher = self.searcher()
-        vector = self.query_vector(text) if options.mode != "bm25" else None
+        if vector is None and options.mode != "bm25":
+            vector = self.query_vector(text)
         return searcher.search(text, vector, key=key, k=k, options=options)
 
     def cite(self, key: str, text: str, k: int = 3) -> list[Quote]:

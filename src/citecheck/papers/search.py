@@ -112,7 +112,7 @@ class LibrarySearch:
     :class:`~citecheck.errors.MissingDependencyError` naming what to install.
     """
 
-    __slots__ = ("_bm25", "_index", "_row_of", "_rows", "_vectors")
+    __slots__ = ("_bm25", "_first", "_index", "_papers", "_row_of", "_rows", "_vectors")
 
     def __init__(
         self, papers: Mapping[str, tuple[Sequence[PaperChunk], Any, str]], index: Index
@@ -133,7 +133,8 @@ class LibrarySearch:
             key: matrix for key, (_, matrix, _) in papers.items() if matrix is not None
         }
         self._index = index
-        _fill(index, papers)
+        self._papers: Mapping[str, tuple[Sequence[PaperChunk], Any, str]] | None = papers
+        self._first = {key: row for row, (key, n, _) in reversed(list(enumerate(self._rows)))}
 
     @property
     def has_vectors(self) -> bool:
@@ -190,9 +191,23 @@ class LibrarySearch:
         return sorted(rows, key=lambda pair: (-pair[1], pair[0]))[:depth]
 
     def _semantic(self, vector: Any, key: str | None, depth: int) -> list[tuple[int, float]]:
-        hits = self._index.search(
-            [float(x) for x in vector], depth, {"key": {"$eq": key}} if key else None
-        )
+        """The vector ranking: in one paper, its stored matrix (exact, and no filter over
+        every record of the library); over the library, the index, filled on first use with
+        the vectors it lacks."""
+        if key is not None:
+            import numpy as np
+
+            matrix = self._vectors.get(key)
+            if matrix is None:
+                return []
+            cosines = matrix @ vector
+            top = np.argsort(-cosines, kind="stable")[:depth]
+            first = self._first[key]
+            return [(first + int(n), float(cosines[n])) for n in top]
+        if self._papers is not None:
+            _fill(self._index, self._papers)
+            self._papers = None
+        hits = self._index.search([float(x) for x in vector], depth)
         found = [self._row_of.get(hit.id) for hit in hits]
         return [(row, hit.score) for row, hit in zip(found, hits, strict=True) if row is not None]
 
@@ -230,12 +245,7 @@ def _fill(index: Index, papers: Mapping[str, tuple[Sequence[PaperChunk], Any, st
         ]
         if stale:
             index.upsert(
-                Record(
-                    ids[n],
-                    [float(x) for x in matrix[n]],
-                    {"key": key, "chunk": n, "sha256": sha256},
-                )
-                for n in stale
+                Record(ids[n], matrix[n], {"key": key, "chunk": n, "sha256": sha256}) for n in stale
             )
 
 

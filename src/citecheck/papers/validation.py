@@ -188,7 +188,7 @@ def cite(library: PaperLibrary, key: str, text: str, k: int = 3) -> list[Quote]:
         raise InputError("cite needs a claim or search terms with a word in them")
     document = library.document(key)
     vector = library.query_vector(text)
-    hits = library.search(text, key=key, k=max(k, _CANDIDATES))
+    hits = library.search(text, key=key, k=max(k, _CANDIDATES), vector=vector)
     judged = _judge(library, key, text, vector, hits, document)
     judged.sort(key=lambda j: (-j.probability, j.hit.chunk))
     quotes = []
@@ -254,7 +254,7 @@ def validate(
         return _failed(citation, Status.UNCHECKED, "no_embedder", message, fix)
     document = library.document(key)
     vector = library.query_vector(claim)
-    hits = library.search(claim, key=key, k=_CANDIDATES)
+    hits = library.search(claim, key=key, k=_CANDIDATES, vector=vector)
     if pages_cited is not None:
         hits = _with_page(library, key, vector, pages_cited, hits)
     judged = _judge(library, key, claim, vector, hits, document)
