@@ -444,9 +444,13 @@ def _with_page(
 _ABSENT = ("no such number", "no such word")
 """How the guard ends a change it finds because the passage lacks a number or word of the
 claim: a gap (the passage does not say it), not a contradiction (it says otherwise)."""
-_NAME = re.compile(r"(?<![\w-])[^\W\d_][\w-]*[A-Z0-9][\w-]*|(?<=\s)[A-Z][^\W\d_]{2,}")
+_NAME = re.compile(
+    r"(?<![\w-])[^\W\d_][\w-]*[A-Z0-9][\w-]*|(?<=\s)[A-Z][^\W\d_]{2,}"
+    r"|^[A-Z][^\W\d_]{2,}(?=\s+[A-Z][^\W\d_])"
+)
 """A name: a word with a capital or digit after its first letter (``PubLayNet``, ``GPT-4``),
-or a capitalised word that does not open the claim (``German``, ``Keras``)."""
+a capitalised word that does not open the claim (``German``, ``Keras``), or one that opens it
+before another (``Tracey Edmonds``)."""
 
 
 def _unnamed(claim: str, passage: str, same_language: bool) -> list[str]:
