@@ -526,3 +526,9 @@ def test_the_geotopo_notes_are_cited_by_printed_page(tmp_path: Path) -> None:
     assert chunk.page_start <= 8 <= chunk.page_end
     span = document.resolve(Location.parse("p. 8"))
     assert caption in document.text[span.start : span.end]
+
+
+def test_one_paper_is_not_added_under_two_keys(holding_one: PaperLibrary, tmp_path: Path) -> None:
+    twin = write(tmp_path / "copy.md", (tmp_path / "smith2020.md").read_bytes())
+    bad_add(holding_one, twin, "already in the library as 'smith2020'")
+    assert holding_one.add(tmp_path / "smith2020.md") == "smith2020"  # its own key: no change

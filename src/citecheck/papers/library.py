@@ -368,9 +368,11 @@ class PaperLibrary:
 
         The key is ``key``, else that of the bibliography entry whose ``file`` names this file,
         else the file's name without its extension. The same content added again under its
-        key changes nothing; changed content replaces that paper only. A file that cannot be
-        read raises :class:`~citecheck.papers.PaperFileError` naming it, and leaves the library
-        exactly as it was."""
+        key changes nothing, and under another key raises
+        :class:`~citecheck.papers.PaperFileError` (one paper under two keys would split its
+        citations); changed content replaces that paper only. A file that cannot be read raises
+        :class:`~citecheck.papers.PaperFileError` naming it, and leaves the library exactly as
+        it was."""
         path = Path(file)
         data = _read_bytes(path)
         self._entries = self._store.read()
@@ -379,6 +381,15 @@ class PaperLibrary:
         current = self._entries.get(key)
         if current is not None and current.metadata.sha256 == sha256:
             return key
+        twin = next(
+            (k for k, e in self._entries.items() if k != key and e.metadata.sha256 == sha256), None
+        )
+        if twin is not None:
+            raise PaperFileError(
+                path,
+                f"{path} is already in the library as {twin!r}: one paper under two keys would "
+                f"split its citations (remove {twin!r} first to re-key it)",
+            )
         prepared = self._prepare(key, path, data, sha256)
         with self._store.transaction() as transaction:
             entries = dict(transaction.entries)
