@@ -293,7 +293,6 @@ class PaperLibrary:
     def searcher(self) -> LibrarySearch:
         """The in-memory search over the stored chunks and vectors, built once per state of
         the library (vectors the embedder lacks are made and stored first)."""
-        self._entries = self._store.read()
         self._ensure_vectors()
         state = tuple(
             (key, tuple(sorted((r, f.name) for r, f in e.files.items())))

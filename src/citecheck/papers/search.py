@@ -136,10 +136,6 @@ class LibrarySearch:
         self._papers: Mapping[str, tuple[Sequence[PaperChunk], Any, str]] | None = papers
         self._first = {key: row for row, (key, n, _) in reversed(list(enumerate(self._rows)))}
 
-    @property
-    def has_vectors(self) -> bool:
-        return bool(self._vectors)
-
     def search(
         self,
         query: str,

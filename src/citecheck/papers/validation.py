@@ -189,7 +189,8 @@ def cite(library: PaperLibrary, key: str, text: str, k: int = 3) -> list[Quote]:
     document = library.document(key)
     vector = library.query_vector(text)
     hits = library.search(text, key=key, k=max(k, _CANDIDATES), vector=vector)
-    judged = _judge(library, key, text, vector, hits, document)
+    cosines = library.searcher().cosines(key, vector)
+    judged = _judge(library, key, text, cosines, hits, document)
     judged.sort(key=lambda j: (-j.probability, j.hit.chunk))
     quotes = []
     for item in judged[:k]:
@@ -255,9 +256,10 @@ def validate(
     document = library.document(key)
     vector = library.query_vector(claim)
     hits = library.search(claim, key=key, k=_CANDIDATES, vector=vector)
+    cosines = library.searcher().cosines(key, vector)
     if pages_cited is not None:
-        hits = _with_page(library, key, vector, pages_cited, hits)
-    judged = _judge(library, key, claim, vector, hits, document)
+        hits = _with_page(library, key, cosines, pages_cited, hits)
+    judged = _judge(library, key, claim, cosines, hits, document)
     if not judged:
         message = f"no passage of {key!r} shares a word or a meaning with the claim"
         fix = f"no passage in {key} supports this"
@@ -377,13 +379,13 @@ def _judge(
     library: PaperLibrary,
     key: str,
     claim: str,
-    vector: Any,
+    cosines: Any,
     hits: Sequence[PaperHit],
     document: Document,
 ) -> list[_Judged]:
     """Each hit graded: its support probability, the bounds it is read against, and the
-    changes of meaning the guard finds between the claim and it."""
-    cosines = library.searcher().cosines(key, vector)
+    changes of meaning the guard finds between the claim and it. ``cosines`` are the claim's
+    with every chunk of the paper (``None`` without vectors)."""
     name = "" if library.embedder is None else embedder_name(library.embedder)
     same_language = _same_language(claim, library, key)
     model = FITTED_SUPPORT_MODEL
@@ -415,11 +417,10 @@ def _judge(
 
 
 def _with_page(
-    library: PaperLibrary, key: str, vector: Any, pages: tuple[int, int], hits: list[PaperHit]
+    library: PaperLibrary, key: str, cosines: Any, pages: tuple[int, int], hits: list[PaperHit]
 ) -> list[PaperHit]:
     """``hits`` and the best few passages of the cited page by cosine, so that the page is
     judged even when the search ranked it low."""
-    cosines = library.searcher().cosines(key, vector)
     if cosines is None:
         return hits
     chunks = library.chunks(key)
