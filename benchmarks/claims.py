@@ -12,7 +12,14 @@ verifier runs on a claim citation:
 * citecheck bare cosine: the same assessor with ``model=None`` (its best cosine over
   citecheck's own chunks at 0.6, capped at partial by the meaning guard);
 * citecheck labels: :class:`citecheck.records.labels.SemanticValidator`, the labels of
-  ``validate_records`` (supported iff "likely true" or "very likely true").
+  ``validate_records`` (supported iff "likely true" or "very likely true");
+* the trained judge alone: :class:`citecheck.judging.support_judge.SupportJudge` (the
+  cross-encoder that ``benchmarks/train_support.py`` trains) on the whole evidence, supported
+  iff its probability reaches its threshold; no signals, no meaning guard;
+* citecheck support, judge decides (``judge_decides=True``): the signals first (a claim below
+  the gate never reaches the judge), then the judge's probability, then the guard;
+* citecheck support, the judge's second opinion (the default with the ``judge`` extra): the
+  signals' grade, lowered when the judge reads no support or a contradiction, then the guard.
 
 The baselines (max cosine at 0.6, 80 % word overlap, BM25 with a threshold fitted on CitInt
 train) are scored in the same run. Nothing reported here is fitted on a reported set.
@@ -27,7 +34,8 @@ Run from the repository root::
 
     PYTHONPATH=src python benchmarks/claims.py [--data DIR] [--cache DIR] [--limit N]
 
-It needs the ``bm25`` and ``embeddings`` extras. Embeddings are cached on disk (``--cache``,
+It needs the ``bm25``, ``embeddings`` and ``judge`` extras. Embeddings are cached on disk
+(``--cache``,
 default ``/tmp/claims-cache``): a cold run embeds about 30,000 distinct texts and takes about
 20 minutes on 2 cores; a rerun takes a few minutes, most of it chunking.
 """
@@ -53,6 +61,7 @@ import claims_data as cd
 
 from citecheck import Document
 from citecheck.judging.support import Assessment, Grade, SupportAssessor
+from citecheck.judging.support_judge import Reading, SupportJudge
 from citecheck.judging.support_model import FITTED_SUPPORT_MODEL
 from citecheck.records.labels import Label, SemanticValidator
 
@@ -96,6 +105,25 @@ def support_scores(
 ) -> tuple[list[float], list[bool]]:
     """Scores (for AUROC) and verdicts (supported iff graded SUPPORTED) of ``assessor``."""
     assessed = assess_pairs(pairs, assessor)
+    scores = [-1.0 if a is None else a.score for a in assessed]
+    return scores, [a is not None and a.grade is Grade.SUPPORTED for a in assessed]
+
+
+GATED: Counter[str] = Counter()  # claims the cascade graded, and those it kept from the judge
+
+
+def cascade_scores(
+    pairs: Sequence[cd.ClaimPair], assessor: SupportAssessor
+) -> tuple[list[float], list[bool]]:
+    """:func:`support_scores` of the cascade, counting the claims that never reached the judge."""
+    assessed = assess_pairs(pairs, assessor)
+    GATED["claims"] += len(assessed)
+    GATED["kept from the judge"] += sum(
+        a is not None and "too low for the judge" in a.detail for a in assessed
+    )
+    GATED["not read by the judge"] += sum(
+        a is not None and "not read by the judge" in a.detail for a in assessed
+    )
     scores = [-1.0 if a is None else a.score for a in assessed]
     return scores, [a is not None and a.grade is Grade.SUPPORTED for a in assessed]
 
@@ -211,6 +239,19 @@ def falsified(pairs: Sequence[cd.ClaimPair], seed: str) -> dict[str, list[cd.Cla
     return out
 
 
+def judge_scores(
+    pairs: Sequence[cd.ClaimPair], judge: SupportJudge
+) -> tuple[list[float], list[bool]]:
+    """The trained judge alone on each pair's whole evidence: its probability of support (−1
+    where it cannot read the pair, which then counts as not supported)."""
+    readings = []
+    for start in range(0, len(pairs), PREFETCH):
+        batch = pairs[start : start + PREFETCH]
+        readings.extend(judge.read_pairs([(pair.claim, pair.evidence) for pair in batch]))
+    scores = [r.supported if isinstance(r, Reading) else -1.0 for r in readings]
+    return scores, [score >= judge.supported for score in scores]
+
+
 def label_scores(
     pairs: Sequence[cd.ClaimPair], validator: SemanticValidator
 ) -> tuple[list[float], list[bool]]:
@@ -259,10 +300,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     bm25_threshold = cd.fit_threshold([p.supported for p in train], cd.bm25_scores(train))
     cache = cd.EmbeddingCache(args.cache)
     embedder = CacheEmbedder(cache)
-    fitted = SupportAssessor(embedder)
-    bare = SupportAssessor(embedder, model=None)
+    fitted = SupportAssessor(embedder, None)
+    bare = SupportAssessor(embedder, None, model=None)
     validator = SemanticValidator(embedder)
     model = FITTED_SUPPORT_MODEL
+    tick = time.perf_counter()
+    judge = SupportJudge()
+    load_seconds = time.perf_counter() - tick
+    cascade = SupportAssessor(embedder, judge)
+    deciding = SupportAssessor(embedder, judge, judge_decides=True)
+    judged = f"p ≥ {judge.supported:g} (held-out train)"
     systems = [
         _baseline(
             cd.Baseline(
@@ -296,6 +343,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             "likely true (cosine ≥ 0.6, fixed)",
             lambda ps: label_scores(ps, validator),
         ),
+        System("trained judge alone", judged, lambda ps: judge_scores(ps, judge)),
+        System(
+            "citecheck support, judge decides",
+            f"{judged}; gate p₀ < {cascade.gate:g}",
+            lambda ps: cascade_scores(ps, deciding),
+        ),
+        System(
+            "citecheck support, judge's second opinion (default)",
+            f"p ≥ {model.supported:g}, lowered below judge p {judge.partial:g}",
+            lambda ps: support_scores(ps, cascade),
+        ),
     ]
 
     print("# Claim support: citecheck and baselines\n")
@@ -313,6 +371,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(f"- BM25 threshold {bm25_threshold:.4f} maximises balanced accuracy on CitInt train")
     print(f"- support model: {model}")
+    size = (judge.directory / "support-judge.onnx").stat().st_size / 1e6
+    print(
+        f"- trained judge: {judge.directory} ({size:.1f} MB int8 ONNX, onnxruntime "
+        f"{cd.package_version('onnxruntime')}), loaded in {load_seconds:.2f} s; thresholds "
+        f"supported {judge.supported:g}, partial {judge.partial:g}; cascade gate {cascade.gate:g}"
+    )
     print()
 
     skipped: dict[str, Counter[str]] = {}
@@ -338,9 +402,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
 
     timings: defaultdict[str, float] = defaultdict(float)
+    counted = 0
     balanced: defaultdict[str, list[float]] = defaultdict(list)
     for name, pairs in datasets.items():
         labels = [pair.supported for pair in pairs]
+        counted += len(pairs)
         print(f"## {name}: {len(pairs)} pairs, {sum(labels)} supported\n")
         print("| system | threshold | balanced acc. | AUROC | F1 |")
         print("|---|--:|--:|--:|--:|")
@@ -355,6 +421,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"| {cd.fmt(cd.auroc(labels, scores))} | {cd.fmt(cd.f1(labels, verdicts))} |"
             )
         print()
+
+    print("## Speed\n")
+    print(
+        "Claims graded a second, over the five sets' pairs, embeddings from the cache (the "
+        "cosine systems' cost is chunking and arithmetic; the judge's is the model).\n"
+    )
+    print("| system | seconds | claims/s |")
+    print("|---|--:|--:|")
+    for system in systems:
+        seconds = timings[system.name]
+        print(f"| {system.name} | {seconds:.1f} | {counted / max(seconds, 1e-9):.0f} |")
+    print(
+        f"\nThe cascade kept {GATED['kept from the judge']} of {GATED['claims']} claims from the "
+        f"judge (signals below the gate); the judge could not read "
+        f"{GATED['not read by the judge']} (graded by the signals).\n"
+    )
 
     reference = balanced[systems[0].name]
     print("## Balanced accuracy against max cosine\n")

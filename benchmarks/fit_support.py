@@ -9,12 +9,15 @@ weight of a missing number may not be positive (see :func:`fit_weights`). Then:
 
 * ``supported``: the probability that maximises balanced accuracy on train;
 * ``partial``: the probability that keeps 90 % of the train pairs labelled supported at or
-  above it, so that "partly supported" rarely hides a supported claim.
+  above it, so that "partly supported" rarely hides a supported claim;
+* ``CASCADE_GATE``: the probability that keeps 98 % of them at or above it; a claim below it is
+  unsupported without asking the trained judge.
 
 It prints the model and, with ``--write``, writes it into ``src/citecheck/support_model.py``.
 The five reported sets are never read. Run from the repository root::
 
-    PYTHONPATH=src python benchmarks/fit_support.py [--data DIR] [--cache DIR] [--write]
+    PYTHONPATH=src python benchmarks/fit_support.py [--data DIR] [--cache DIR]
+        [--write | --gate-only]
 """
 
 from __future__ import annotations
@@ -31,11 +34,12 @@ from claims import CacheEmbedder, assess_pairs
 from numpy.typing import NDArray
 
 from citecheck.judging.support import SupportAssessor
-from citecheck.judging.support_model import SupportModel, SupportSignals
+from citecheck.judging.support_model import FITTED_SUPPORT_MODEL, SupportModel, SupportSignals
 
-MODEL_FILE = cd.REPO_ROOT / "src" / "citecheck" / "support_model.py"
+MODEL_FILE = cd.REPO_ROOT / "src" / "citecheck" / "judging" / "support_model.py"
 L2 = 0.01
 SUPPORTED_RECALL_AT_PARTIAL = 0.9
+SUPPORTED_RECALL_AT_GATE = 0.98
 NUMBER_COLUMN = 2  # of ``features``: the missing number
 
 
@@ -83,8 +87,11 @@ def fit_weights(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.fl
     return np.insert(refitted, NUMBER_COLUMN + 1, 0.0)
 
 
-def fit(pairs: Sequence[cd.ClaimPair], assessor: SupportAssessor) -> tuple[SupportModel, int]:
-    """The fitted model, and how many pairs had no text to assess (left out)."""
+def fit(
+    pairs: Sequence[cd.ClaimPair], assessor: SupportAssessor
+) -> tuple[SupportModel, list[SupportSignals], list[bool], int]:
+    """The fitted model, the signals and labels it was fitted on, and how many pairs had no
+    text to assess (left out)."""
     assessed = assess_pairs(pairs, assessor)
     rows = [
         (features(a.signals), pair.supported)
@@ -110,7 +117,17 @@ def fit(pairs: Sequence[cd.ClaimPair], assessor: SupportAssessor) -> tuple[Suppo
     positives = sorted(p for p, label in zip(probabilities, labels, strict=True) if label)
     partial = round(positives[int((1 - SUPPORTED_RECALL_AT_PARTIAL) * len(positives))], 2)
     model = SupportModel(**weights, supported=supported, partial=min(partial, supported))
-    return model, len(pairs) - len(rows)
+    signals = [a.signals for a in assessed if a is not None and a.signals is not None]
+    return model, signals, labels, len(pairs) - len(rows)
+
+
+def gate_of(
+    model: SupportModel, signals: Sequence[SupportSignals], labels: Sequence[bool]
+) -> float:
+    """The probability of ``model`` that keeps :data:`SUPPORTED_RECALL_AT_GATE` of the
+    supported pairs at or above it."""
+    kept = sorted(model.probability(s) for s, label in zip(signals, labels, strict=True) if label)
+    return round(kept[int((1 - SUPPORTED_RECALL_AT_GATE) * len(kept))], 3)
 
 
 def literal(model: SupportModel) -> str:
@@ -125,25 +142,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=cd.DEFAULT_DATA, help="claims data dir")
     parser.add_argument("--cache", type=Path, default=cd.DEFAULT_CACHE, help="embedding cache")
     parser.add_argument("--write", action="store_true", help=f"write the model to {MODEL_FILE}")
+    parser.add_argument(
+        "--gate-only",
+        action="store_true",
+        help="write only CASCADE_GATE, for the model shipped now (no refit)",
+    )
     args = parser.parse_args(argv)
     if not args.data.is_dir():
         print(f"no data at {args.data}", file=sys.stderr)
         return 2
     train = cd.load_citint(args.data, "train")
-    assessor = SupportAssessor(CacheEmbedder(cd.EmbeddingCache(args.cache)), model=None)
-    model, left_out = fit(train, assessor)
+    assessor = SupportAssessor(CacheEmbedder(cd.EmbeddingCache(args.cache)), None, model=None)
+    model, signals, labels, left_out = fit(train, assessor)
+    if args.gate_only:
+        model = FITTED_SUPPORT_MODEL
+    gate = gate_of(model, signals, labels)
     print(
         f"fitted on Citation-Integrity train: {len(train) - left_out} pairs "
         f"({left_out} without text)"
     )
     print(literal(model))
-    if args.write:
+    print(f"CASCADE_GATE = {gate}")
+    if args.gate_only:
+        source = MODEL_FILE.read_text(encoding="utf-8")
+        updated, gates = re.subn(r"CASCADE_GATE = [0-9.]+", f"CASCADE_GATE = {gate}", source)
+        if gates != 1:
+            print(f"found no CASCADE_GATE in {MODEL_FILE}", file=sys.stderr)
+            return 1
+        MODEL_FILE.write_text(updated, encoding="utf-8")
+        print(f"written to {MODEL_FILE}")
+    elif args.write:
         source = MODEL_FILE.read_text(encoding="utf-8")
         updated, count = re.subn(
             r"FITTED_SUPPORT_MODEL = SupportModel\(\n.*?\n\)", literal(model), source, flags=re.S
         )
-        if count != 1:
-            print(f"found no FITTED_SUPPORT_MODEL block in {MODEL_FILE}", file=sys.stderr)
+        updated, gates = re.subn(r"CASCADE_GATE = [0-9.]+", f"CASCADE_GATE = {gate}", updated)
+        if count != 1 or gates != 1:
+            print(f"found no FITTED_SUPPORT_MODEL or CASCADE_GATE in {MODEL_FILE}", file=sys.stderr)
             return 1
         MODEL_FILE.write_text(updated, encoding="utf-8")
         print(f"written to {MODEL_FILE}")

@@ -9,7 +9,10 @@ import pytest
 
 ROOT = Path(__file__).parents[1]
 PAGES = sorted((ROOT / "docs").glob("*.md"))
-NEEDS = {"quotes.md": ("bm25s", "rank_bm25", "openpyxl", "yaml")}
+NEEDS = {
+    "quotes.md": ("bm25s", "rank_bm25", "openpyxl", "yaml"),
+    "judge.md": ("onnxruntime", "tokenizers"),
+}
 """Pages whose examples use optional extras: skipped when those are not installed."""
 
 

@@ -222,7 +222,8 @@ SOURCE = (
 
 
 def validator(cosines: dict[str, float], **options: object) -> SemanticValidator:
-    return SemanticValidator(Scripted(cosines), **options)  # type: ignore[arg-type]
+    """Labels of scripted cosines, without the trained judge's look (tested on its own)."""
+    return SemanticValidator(Scripted(cosines), **{"judge": None, **options})  # type: ignore[arg-type]
 
 
 def test_scored_labels_with_the_best_passage_and_offsets() -> None:
@@ -440,7 +441,9 @@ PAPER = {
 
 
 def claims_verifier(cosines: dict[str, float], **options: object) -> Verifier:
-    return Verifier(embedder=Scripted(cosines), **options)  # type: ignore[arg-type]
+    """Grades of scripted cosines, without the trained judge's second opinion (tested on its
+    own in test_support_judge.py)."""
+    return Verifier(embedder=Scripted(cosines), **{"judge": None, **options})  # type: ignore[arg-type]
 
 
 def test_a_paraphrased_claim_is_judged_by_meaning() -> None:

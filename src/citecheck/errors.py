@@ -13,6 +13,7 @@ against ``ValueError`` or ``ImportError`` keeps working::
     │   ├── ConfigError                     an unknown or invalid option
     │   ├── RecordError                     an index record (id, vector, metadata) that is malformed
     │   ├── SavedIndexError                 a saved index with a file missing, changed or swapped
+    │   ├── ModelFileError                  a model file (the support judge's) missing or unreadable
     │   └── FilterError                     a metadata filter that is malformed
     ├── UnknownBackendError (LookupError)   no backend registered under that name
     ├── MissingDependencyError (ImportError) an optional extra is not installed
@@ -35,6 +36,7 @@ __all__ = [
     "LocationError",
     "LocationKindError",
     "MissingDependencyError",
+    "ModelFileError",
     "RecordError",
     "SavedIndexError",
     "SourceError",
@@ -82,6 +84,11 @@ class SavedIndexError(InputError):
     """A saved index cannot be loaded as it was saved: its manifest is of another format or
     version, or a file it lists is missing, truncated, changed or swapped in from another save
     (its size or SHA-256 differs from the manifest's). The message names the file."""
+
+
+class ModelFileError(InputError):
+    """A model file that citecheck ships (the support judge's weights, its tokenizer or its
+    description) is missing or unreadable; the message names the file and how to get it back."""
 
 
 class FilterError(InputError):

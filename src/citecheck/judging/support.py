@@ -9,6 +9,14 @@ probability of support (``model=None`` grades by the bare cosine instead). At or
 the claim is supported, at or above ``partial`` partly supported. With a judge (an NLI model, an
 LLM), its probability for the best candidates decides instead.
 
+With an embedder, the default judge is citecheck's own
+(:class:`~citecheck.judging.support_judge.SupportJudge`, when the ``judge`` extra is installed),
+in a cascade: the signals' probability comes first, and a claim it finds clearly unsupported
+(below ``gate``) never reaches the cross-encoder; every other claim is read by it against the
+cited place, its candidate sentences first, and its calibrated probability decides. A claim or
+passage it cannot read (another language, a claim too long) is graded by the signals, and the
+detail says why.
+
 Whatever decided, the meaning guard (:mod:`citecheck.judging.guard`) has the last word: a claim that
 changes a number, a negation or a quantifier of its best sentence is at most partly supported.
 The model gives a missing number no weight, because in citation contexts a number often belongs
@@ -31,13 +39,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
 from citecheck.judging.guard import claim_conflicts
 from citecheck.judging.judges import judge_many
+from citecheck.judging.support_judge import SupportJudge, Unread, default_judge
 from citecheck.judging.support_model import (
+    CASCADE_GATE,
     FITTED_SUPPORT_MODEL,
     SupportModel,
     SupportSignals,
@@ -54,9 +64,12 @@ if TYPE_CHECKING:
     from citecheck.language.tokens import TokenBudget
     from citecheck.protocols import Embedder, Judge
 
-__all__ = ["Assessment", "Grade", "SupportAssessor", "conflicts_at", "word_coverage"]
+__all__ = ["PRESELECT", "Assessment", "Grade", "SupportAssessor", "conflicts_at", "word_coverage"]
 
 _CONTENT_WORD = re.compile(r"\w{4,}")
+PRESELECT = 32
+"""Chunks of a long source embedded for a claim: those holding most of its rarer words
+(:mod:`citecheck.matchers.preselect`); a shorter source is embedded whole."""
 _JUDGE_THRESHOLDS = (0.5, 0.25)  # (supported, partial) of a judge's probability
 _COSINE_THRESHOLDS = (0.6, 0.4)  # of the bare cosine, with ``model=None``
 
@@ -80,31 +93,48 @@ class Assessment:
     detail: str
     signals: SupportSignals | None = None
     conflicts: tuple[str, ...] = ()
+    contradicted: float | None = None
+    """The trained judge's probability that the passage contradicts the claim (``None`` when
+    it did not read the claim)."""
 
 
 class SupportAssessor:
     """Grades a claim against a span of a document, or at its best passage in a set of
-    documents; see the module docstring. ``fuzzy_threshold`` is how closely the lexical look
-    (:meth:`verbatim`) must align a claim's words with the source."""
+    documents; see the module docstring. ``judge="auto"`` is citecheck's trained judge when an
+    embedder is given and the ``judge`` extra is installed, else none. ``gate`` is the
+    signals' probability below which a claim is unsupported without asking that judge.
+    ``preselect`` is how many chunks of a long source are embedded for a claim, chosen by its
+    words first (``None``: every chunk).
+    ``fuzzy_threshold`` is how closely the lexical look (:meth:`verbatim`) must align a claim's
+    words with the source."""
 
     def __init__(
         self,
         embedder: Embedder | None = None,
-        judge: Judge | None = None,
+        judge: Judge | Literal["auto"] | None = "auto",
         *,
         supported: float | None = None,
         partial: float | None = None,
         candidates: int = 3,
         min_chunk_length_chars: int = 20,
         model: SupportModel | None = FITTED_SUPPORT_MODEL,
+        gate: float = CASCADE_GATE,
+        judge_decides: bool = False,
+        preselect: int | None = PRESELECT,
         fuzzy_threshold: float = 0.8,
     ) -> None:
+        if judge == "auto":
+            judge = None if embedder is None else default_judge()
         if embedder is None and judge is None:
             raise ConfigError("assessing support needs an embedder, a judge, or both")
         self.model = model
+        self.gate = gate
+        self.judge_decides = judge_decides
         default_supported, default_partial = (
-            _JUDGE_THRESHOLDS
-            if judge is not None
+            (judge.supported, judge.partial)
+            if isinstance(judge, SupportJudge) and judge_decides
+            else _JUDGE_THRESHOLDS
+            if judge is not None and not isinstance(judge, SupportJudge)
             else _COSINE_THRESHOLDS
             if model is None
             else (model.supported, model.partial)
@@ -119,6 +149,7 @@ class SupportAssessor:
         if candidates < 1:
             raise ConfigError(f"candidates must be positive, got {candidates}")
         self.judge = judge
+        self.preselect = preselect
         self.candidates = candidates
         self.min_chunk_length_chars = min_chunk_length_chars
         self.fuzzy = FuzzyMatcher(fuzzy_threshold)
@@ -131,6 +162,7 @@ class SupportAssessor:
             embedder,
             top_k=self.candidates,
             min_chunk_length_chars=self.min_chunk_length_chars,
+            preselect=self.preselect,
             **options,
         )
 
@@ -208,6 +240,9 @@ class SupportAssessor:
     ) -> Assessment:
         """The grade of ``claim`` from its candidate passages ``found`` (best first) in
         ``document``, by the judge, the support model or the bare cosine, then guarded."""
+        if isinstance(self.judge, SupportJudge) and self.matcher is not None:
+            cascade = self._cascade if self.judge_decides else self._second_opinion
+            return _guarded(cascade(claim, found, document, within), claim, document, within)
         if self.judge is not None:
             probabilities = judge_many(self.judge, claim, [e.text for e in found])
             judged = sorted(
@@ -225,6 +260,17 @@ class SupportAssessor:
                 f"judged support {best.score:.0%}",
             )
             return _guarded(assessment, claim, document, within)
+        return _guarded(self._by_signals(claim, found, document, within), claim, document, within)
+
+    def _by_signals(
+        self,
+        claim: str,
+        found: tuple[Evidence, ...],
+        document: Document,
+        within: Span | None,
+    ) -> Assessment:
+        """The grade of the support model over the best sentence's signals, or of its bare
+        cosine (``model=None``), before the meaning guard."""
         best = found[0]
         cosine = _closeness(best)
         signals = support_signals(claim, Span(best.start, best.end), document.text, cosine, within)
@@ -239,14 +285,99 @@ class SupportAssessor:
                 f"support {probability:.0%}"
             )
             assessment = Assessment(self._grade(probability), probability, found, detail, signals)
-        return _guarded(assessment, claim, document, within)
+        return assessment
+
+    def _cascade(
+        self,
+        claim: str,
+        found: tuple[Evidence, ...],
+        document: Document,
+        within: Span | None,
+    ) -> Assessment:
+        """The trained judge's grade of ``claim`` in ``within``, unless the signals find it
+        clearly unsupported first or the judge cannot read it (then the signals grade it,
+        with the threshold of the support model, and the detail says so)."""
+        assert isinstance(self.judge, SupportJudge)
+        first = self._by_signals(claim, found, document, within)
+        fallback = replace(
+            first,
+            grade=_grade(first.score, *self._signal_thresholds()),
+        )
+        if self.model is not None and first.score < self.gate:
+            return replace(fallback, detail=f"{first.detail} (clearly too low for the judge)")
+        region = within or Span(0, len(document.text))
+        focus = [(e.start - region.start, e.end - region.start) for e in found]
+        reading = self.judge.read(claim, [document.text[region.start : region.end]], focus=focus)[0]
+        if isinstance(reading, Unread):
+            return replace(
+                fallback, detail=f"{first.detail} (not read by the judge: {reading.reason})"
+            )
+        start, end = region.start + reading.window[0], region.start + reading.window[1]
+        scores = {
+            "judge": round(reading.supported, 4),
+            "contradicted": round(reading.contradicted, 4),
+            "cosine": round(_closeness(found[0]), 4),
+        }
+        window = document.evidence(start, end, round(reading.supported, 4), "judge", scores)
+        detail = f"judged support {reading.supported:.0%}"
+        if reading.contradicted >= 0.5:
+            detail += f", contradiction {reading.contradicted:.0%}"
+        if reading.note:
+            detail += f" ({reading.note})"
+        return Assessment(
+            self._grade(reading.supported),
+            reading.supported,
+            (window, *(e for e in found if (e.start, e.end) != (start, end))),
+            detail,
+            first.signals,
+            contradicted=reading.contradicted,
+        )
+
+    def _second_opinion(
+        self,
+        claim: str,
+        found: tuple[Evidence, ...],
+        document: Document,
+        within: Span | None,
+    ) -> Assessment:
+        """The signals' grade, lowered by the trained judge: a claim they find supported or
+        partly supported that the judge reads as unsupported (below its ``partial`` bound) is
+        at most partly supported, and unsupported when the judge also reads a contradiction.
+        The judge never raises a grade; below the gate it is not asked, nor about a claim whose
+        words stand nearly verbatim in the document (:meth:`verbatim`): the small model can
+        misread a sentence it is shown word for word."""
+        assert isinstance(self.judge, SupportJudge)
+        first = self._by_signals(claim, found, document, within)
+        if first.grade is Grade.UNSUPPORTED or (self.model is not None and first.score < self.gate):
+            return first
+        if self.verbatim(claim, [document]) is not None:
+            return first  # its words stand there: nothing for a judge of paraphrase to doubt
+        region = within or Span(0, len(document.text))
+        focus = [(e.start - region.start, e.end - region.start) for e in found]
+        reading = self.judge.read(claim, [document.text[region.start : region.end]], focus=focus)[0]
+        if isinstance(reading, Unread):
+            unread = f"{first.detail} (not read by the judge: {reading.reason})"
+            return replace(first, detail=unread)
+        said = f"the judge reads support {reading.supported:.0%}"
+        if reading.supported >= self.judge.partial:
+            return replace(
+                first, detail=f"{first.detail}; {said}", contradicted=reading.contradicted
+            )
+        contradicted = reading.contradicted >= 0.5
+        if contradicted:
+            said += f" and contradiction {reading.contradicted:.0%}"
+        grade = Grade.UNSUPPORTED if contradicted else Grade.PARTIAL
+        detail = f"{first.detail}, but {said}"
+        return replace(first, grade=grade, detail=detail, contradicted=reading.contradicted)
+
+    def _signal_thresholds(self) -> tuple[float, float]:
+        """The (supported, partial) bounds of the signals' own score."""
+        if self.model is None:
+            return _COSINE_THRESHOLDS
+        return self.model.supported, self.model.partial
 
     def _grade(self, score: float) -> Grade:
-        if score >= self.supported:
-            return Grade.SUPPORTED
-        if score >= self.partial:
-            return Grade.PARTIAL
-        return Grade.UNSUPPORTED
+        return _grade(score, self.supported, self.partial)
 
     def _ranked(
         self, claims: Sequence[str], document: Document, within: Span | None
@@ -263,6 +394,14 @@ class SupportAssessor:
         if self.matcher is not None:
             return self.matcher.chunks(document)
         return _chunks(document.text, self.min_chunk_length_chars)
+
+
+def _grade(score: float, supported: float, partial: float) -> Grade:
+    if score >= supported:
+        return Grade.SUPPORTED
+    if score >= partial:
+        return Grade.PARTIAL
+    return Grade.UNSUPPORTED
 
 
 def word_coverage(claim: str, passage: str) -> float | None:

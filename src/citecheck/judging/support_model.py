@@ -24,6 +24,7 @@ from citecheck.language.text import normalize
 from citecheck.model import Span
 
 __all__ = [
+    "CASCADE_GATE",
     "FITTED_SUPPORT_MODEL",
     "SupportModel",
     "SupportSignals",
@@ -92,6 +93,12 @@ FITTED_SUPPORT_MODEL = SupportModel(
     supported=0.55,
     partial=0.36,
 )
+
+
+# Written by benchmarks/fit_support.py: the probability of the fitted model that keeps 98 % of
+# the supported CitInt train pairs at or above it. Below it, a claim is unsupported without
+# asking the trained judge (the cascade of citecheck.judging.support).
+CASCADE_GATE = 0.281
 
 
 def neighbourhood(passage: Span, length: int, within: Span | None = None) -> Span:

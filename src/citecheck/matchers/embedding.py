@@ -11,6 +11,11 @@ is embedded as the mean of its windows. A window holds a sentence among much els
 the best few chunks for a query is a window, the matcher looks inside it at windows as long as
 the query and reports the best of them when it scores higher: the stretch that says what the
 query says, with its own offsets.
+
+With ``preselect=N``, a document of more than N chunks is not embedded whole: for each query,
+the N chunks holding most of its rarer words are embedded (once; the embedder's cache keeps
+them) and ranked (:mod:`citecheck.matchers.preselect`). A claim against a long source met for
+the first time then costs N chunks of the model, not all of them.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from citecheck.embedders.cache import CachedEmbedder, embed_texts, token_budget
 from citecheck.errors import ConfigError
 from citecheck.language.chunking import Chunk, ModelChunks, model_chunks
 from citecheck.language.tokens import TokenBudget, token_windows
+from citecheck.matchers.preselect import WordPresence, preselected
 from citecheck.model import Evidence, Span
 
 if TYPE_CHECKING:
@@ -46,6 +52,8 @@ class EmbeddingMatcher:
     :class:`~citecheck.embedders.SentenceTransformerEmbedder` is built on first use (the
     ``embeddings`` extra). Chunks and their vectors are kept for the last ``cache_documents``
     distinct document texts, so a source met again (in another record) is not chunked again.
+    ``preselect`` bounds the chunks embedded for a query in a long document (see the module
+    docstring); ``None`` embeds every chunk.
     """
 
     name = "embedding"
@@ -59,6 +67,7 @@ class EmbeddingMatcher:
         min_chunk_length_chars: int = 20,
         markdown: bool = True,
         cache_documents: int = 256,
+        preselect: int | None = None,
     ) -> None:
         if not -1.0 <= threshold <= 1.0:
             raise ConfigError(f"embedding threshold must be in [-1, 1], got {threshold}")
@@ -73,7 +82,10 @@ class EmbeddingMatcher:
         self.top_k = top_k
         self.min_chunk_length_chars = min_chunk_length_chars
         self.markdown = markdown
+        if preselect is not None and preselect < 1:
+            raise ConfigError(f"preselect must be positive or None, got {preselect}")
         self.cache_documents = cache_documents
+        self.preselect = preselect
         self._prepared: OrderedDict[str, tuple[ModelChunks, Any]] = OrderedDict()
         self._budget: TokenBudget | None = None
         self._lock = threading.Lock()
@@ -133,7 +145,12 @@ class EmbeddingMatcher:
         if not keep:
             return [[] for _ in queries]
         vectors, lengths = self._queries(queries)
-        similarities = vectors @ matrix[keep].T
+        if isinstance(matrix, WordPresence):  # a long document: its chunks embedded as needed
+            keep = preselected(matrix, queries, keep, self.preselect or len(keep))
+            chosen = embed_texts(self.embedder, [cut.chunks[i].text for i in keep])
+            similarities = vectors @ _unit_rows(chosen).T
+        else:
+            similarities = vectors @ matrix[keep].T
         wanted = min(k or self.top_k, len(keep))
         ranked: list[list[Evidence]] = []
         for vector, length, row in zip(vectors, lengths, similarities, strict=True):
@@ -198,11 +215,13 @@ class EmbeddingMatcher:
             markdown=self.markdown,
             min_chunk_length_chars=self.min_chunk_length_chars,
         )
-        matrix = (
-            _unit_rows(embed_texts(self.embedder, [c.text for c in cut.chunks]))
-            if cut.chunks
-            else None
-        )
+        matrix: Any
+        if self.preselect is not None and len(cut.chunks) > self.preselect:
+            matrix = WordPresence.of([c.text for c in cut.chunks])
+        elif cut.chunks:
+            matrix = _unit_rows(embed_texts(self.embedder, [c.text for c in cut.chunks]))
+        else:
+            matrix = None
         with self._lock:
             self._prepared[key] = (cut, matrix)
             while len(self._prepared) > self.cache_documents:

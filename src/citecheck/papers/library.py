@@ -22,6 +22,7 @@ from citecheck.documents.bibliography import read_bibliography
 from citecheck.documents.document import Document
 from citecheck.documents.structure import Page
 from citecheck.errors import ConfigError, MissingDependencyError, SavedIndexError, SourceError
+from citecheck.judging.support_judge import SupportJudge, default_judge
 from citecheck.language.chunking import builtin_splitter, default_splitter
 from citecheck.language.text import WORD, normalize
 from citecheck.papers.bibliography import check_unique_keys, entry_file
@@ -75,6 +76,9 @@ class PaperLibrary:
     but queries. ``index`` is the :class:`~citecheck.protocols.Index` vector search goes
     through (a fresh :class:`~citecheck.indexes.MemoryIndex` by default; a FAISS or Pinecone
     index is filled with the vectors it lacks), ``search`` how hits are ranked and fused.
+    ``judge`` reads the passages ``validate`` weighs (``"auto"``: citecheck's trained judge when
+    the ``judge`` extra is installed and the library has an embedder; ``None``: the signals
+    alone; see :mod:`citecheck.papers.validation`).
     """
 
     __slots__ = (
@@ -82,6 +86,7 @@ class PaperLibrary:
         "_embedder",
         "_held",
         "_index",
+        "_judge",
         "_options",
         "_search",
         "_searcher",
@@ -98,6 +103,7 @@ class PaperLibrary:
         embedder: Embedder | Literal["auto"] | None = "auto",
         index: Index | None = None,
         search: FusionOptions | None = None,
+        judge: SupportJudge | Literal["auto"] | None = "auto",
     ) -> None:
         self._store = Store(Path(path))
         self._options = ChunkOptions(language=language, max_chunk_chars=max_chunk_chars)
@@ -108,6 +114,7 @@ class PaperLibrary:
         self._embedder = default_embedder() if embedder == "auto" else embedder
         self._index = index
         self._search = search or FusionOptions()
+        self._judge = judge
         self._searcher: tuple[tuple[Any, ...], LibrarySearch] | None = None
 
     @property
@@ -127,6 +134,14 @@ class PaperLibrary:
     def embedder(self) -> Embedder | None:
         """The embedder of this library's vectors and queries (``None``: words only)."""
         return self._embedder
+
+    @property
+    def judge(self) -> SupportJudge | None:
+        """The trained judge ``validate`` reads passages with, loaded on first use (``None``:
+        the signals alone)."""
+        if self._judge == "auto":
+            self._judge = None if self._embedder is None else default_judge()
+        return self._judge
 
     def __repr__(self) -> str:
         return f"PaperLibrary({str(self.path)!r}, {len(self)} papers)"

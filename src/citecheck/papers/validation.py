@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 from citecheck.errors import CitecheckError, InputError
 from citecheck.judging import verdict
 from citecheck.judging.support import conflicts_at
-from citecheck.judging.support_model import FITTED_SUPPORT_MODEL, support_signals
+from citecheck.judging.support_judge import Reading
+from citecheck.judging.support_model import CASCADE_GATE, FITTED_SUPPORT_MODEL, support_signals
 from citecheck.language.text import WORD, normalize
 from citecheck.locations import Location
 from citecheck.model import Citation, Evidence, Result, Span, Status
@@ -153,6 +154,8 @@ class _Judged:
     """Changes of meaning: what the guard finds the claim says otherwise than the passage."""
     gaps: tuple[str, ...] = ()
     """What the claim says and the passage does not: a number, a name."""
+    refuted: bool = False
+    """The trained judge reads the passage as contradicting the claim."""
 
     @property
     def would_support(self) -> bool:
@@ -165,8 +168,9 @@ class _Judged:
 
     @property
     def contradicts(self) -> bool:
-        """The passage would support the claim but says another value or the opposite."""
-        return self.would_support and bool(self.conflicts)
+        """The passage would support the claim but says another value or the opposite, or the
+        trained judge reads it as contradicting the claim."""
+        return (self.would_support and bool(self.conflicts)) or self.refuted
 
     @property
     def related(self) -> bool:
@@ -413,7 +417,68 @@ def _judge(
         named = Span(chunks[max(0, hit.chunk - 1)].start, hit.end)  # an antecedent goes before
         gaps.extend(_unnamed(claim, document.text[named.start : named.end], same_language))
         judged.append(_Judged(hit, probability, bounds[0], bounds[1], conflicts, tuple(gaps)))
+    if library.judge is not None and cosines is not None and same_language:
+        return _read_by_judge(library, claim, judged, document)
     return judged
+
+
+def _read_by_judge(
+    library: PaperLibrary, claim: str, judged: list[_Judged], document: Document
+) -> list[_Judged]:
+    """``judged`` with the trained judge's second opinion on each passage the signals would
+    call supporting: one it reads as unsupported (below its ``partial`` bound) supports the
+    claim no more (a gap is named), and one it reads as contradicting it (at 50 % or more)
+    contradicts it. It never raises a grade; a passage it cannot read keeps the signals'."""
+    judge = library.judge
+    assert judge is not None
+    chunks = library.chunks(judged[0].hit.key) if judged else []
+    said = normalize(claim).strip(" .")
+    asked = [
+        j
+        for j in judged
+        if j.probability >= max(CASCADE_GATE, j.supported) and said not in normalize(j.hit.text)
+    ]
+    regions = [
+        Span(
+            chunks[max(0, j.hit.chunk - 1)].start, chunks[min(len(chunks) - 1, j.hit.chunk + 1)].end
+        )
+        for j in asked
+    ]
+    readings = [
+        judge.read(
+            claim,
+            [document.text[region.start : region.end]],
+            focus=[(j.hit.start - region.start, j.hit.end - region.start)],
+        )[0]
+        for j, region in zip(asked, regions, strict=True)
+    ]
+    read = {
+        id(j): reading
+        for j, reading in zip(asked, readings, strict=True)
+        if isinstance(reading, Reading)
+    }
+    out = []
+    for j in judged:
+        reading = read.get(id(j))
+        if reading is None:
+            out.append(j)
+            continue
+        if reading.supported >= judge.partial:
+            out.append(j)
+            continue
+        refuted = reading.contradicted >= 0.5
+        if refuted and not j.conflicts:
+            said = (
+                "the judge reads the passage as contradicting the claim "
+                f"({reading.contradicted:.0%})"
+            )
+            out.append(replace(j, conflicts=(said,), refuted=True))
+        elif not refuted:
+            said = f"the judge does not read support here ({reading.supported:.0%})"
+            out.append(replace(j, gaps=(*j.gaps, said)))
+        else:
+            out.append(replace(j, refuted=True))
+    return out
 
 
 def _with_page(

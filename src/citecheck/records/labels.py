@@ -14,6 +14,15 @@ at partly supported: similar sentences often differ in exactly the fact being ch
 is written into the reason. Two outcomes are not scores at all: a citation too short to judge,
 and a source with no text.
 
+With the ``judge`` extra, citecheck's trained judge
+(:class:`~citecheck.judging.support_judge.SupportJudge`) takes a last look at a citation the
+cosine labels likely true or very likely true, unless its words stand in the source nearly
+verbatim: one it reads as unsupported (below its ``partial`` bound) moves down to ambiguous, or
+to likely untrue when it reads a contradiction.
+It never moves a label up (measured: as the judge of a label it is no better than the cosine,
+see ``docs/benchmarks.md``). The score stays the cosine, so the bands keep their meaning; the
+reason says what the judge read.
+
 Each label reads as a :class:`~citecheck.Status` (:attr:`Label.status`), so that a record's
 citation gets the verdict a claim gets at every other front door.
 
@@ -28,13 +37,14 @@ from contextlib import suppress
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from citecheck.documents import Document, split_sources
 from citecheck.documents.split import Sources, as_documents
 from citecheck.errors import CitecheckError, ConfigError, InputError
 from citecheck.judging import verdict
 from citecheck.judging.support import Assessment, SupportAssessor, word_coverage
+from citecheck.judging.support_judge import Reading, SupportJudge, default_judge
 from citecheck.language.text import SURROGATE, WORD
 from citecheck.model import Evidence, Status
 
@@ -111,6 +121,9 @@ _STATUS: Mapping[Label, Status] = MappingProxyType(
         Label.NO_SOURCE_TEXT: Status.UNCHECKED,
     }
 )
+
+
+_TRUE = frozenset({Label.VERY_LIKELY_TRUE, Label.LIKELY_TRUE})
 
 
 def label_names(label_set: str) -> Mapping[Label, str]:
@@ -194,6 +207,8 @@ class SemanticValidator:
     :attr:`Label.NO_SOURCE_TEXT`. ``label_set`` says how reasons (and :attr:`label_names`,
     for callers that write the label out) spell the labels. Without an ``embedder``, the
     default sentence-transformers model is loaded on first use (the ``embeddings`` extra).
+    ``judge`` takes the last look of the module docstring (``"auto"``: the trained judge when
+    the ``judge`` extra is installed; ``None``: none).
     """
 
     def __init__(
@@ -207,8 +222,10 @@ class SemanticValidator:
         fuzzy_threshold: float = 0.8,
         delimiter: str = "Content from ",
         label_set: str = DEFAULT_LABEL_SET,
+        judge: SupportJudge | Literal["auto"] | None = "auto",
     ) -> None:
         self.label_names = label_names(label_set)
+        self.judge = default_judge() if judge == "auto" else judge
         if min_citation_length_words < 0:
             raise ConfigError(
                 f"min_citation_length_words must not be negative, got {min_citation_length_words}"
@@ -223,6 +240,7 @@ class SemanticValidator:
             embedder = SentenceTransformerEmbedder()  # loads its model on first use
         self.support = SupportAssessor(
             embedder,
+            None,  # labels are bands of the cosine (see the module docstring)
             model=None,
             candidates=1,
             supported=self.thresholds.likely_true,
@@ -298,7 +316,37 @@ class SemanticValidator:
             else:
                 label = moved
                 reason += f"; moved to {names[label]} by the lexical pass: {why}"
+        if self.judge is not None and label in _TRUE:
+            label, reason = self._judged(citation, label, reason, evidence, documents)
         return Validation(label, score, evidence, reason, _offset(evidence, documents))
+
+    def _judged(
+        self,
+        citation: str,
+        label: Label,
+        reason: str,
+        evidence: Evidence,
+        documents: Sequence[Document],
+    ) -> tuple[Label, str]:
+        """The label and reason after the trained judge's look at the evidence's document
+        (see the module docstring)."""
+        assert self.judge is not None
+        document = next(d for d in documents if d.id == evidence.source_id)
+        if self.support.verbatim(citation, [document]) is not None:
+            return label, reason  # its words stand there: the judge is not asked
+        [reading] = self.judge.read(
+            citation, [document.text], focus=[(evidence.start, evidence.end)]
+        )
+        if not isinstance(reading, Reading):
+            return label, f"{reason}; not read by the judge: {reading.reason}"
+        names = self.label_names
+        said = f"support {reading.supported:.0%}"
+        if reading.supported < self.judge.partial:
+            moved = Label.LIKELY_UNTRUE if reading.contradicted >= 0.5 else Label.AMBIGUOUS
+            if reading.contradicted >= 0.5:
+                said += f", contradiction {reading.contradicted:.0%}"
+            return moved, f"{reason}; moved to {names[moved]} by the judge: {said}"
+        return label, f"{reason}; the judge reads {said}"
 
     def _lexical_look(
         self, citation: str, best: Evidence, conflict: str | None, documents: Sequence[Document]

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from citecheck import registry
 from citecheck._identity_cache import IdentityCache
@@ -107,6 +107,9 @@ class Verifier:
     words and numbers near it into a probability of support; ``support_model=None`` grades by the
     bare cosine. ``support_threshold`` and ``partial_threshold`` are the probability (0.55, 0.36
     with the fitted model; 0.5, 0.25 from a judge) or the cosine (0.6, 0.4) those grades need.
+    ``judge="auto"`` (the default) is, with an embedder and the ``judge`` extra, citecheck's
+    trained judge, which gives a second opinion that can only lower a grade
+    (:mod:`citecheck.judging.support`); ``judge=None`` leaves the grade to the signals.
 
     A page cited in a source without page numbers is read as the TIP protocol reads it, as
     ``lines_per_page`` lines a page (page 3 is lines 101-150), and every reason about it says
@@ -132,7 +135,7 @@ class Verifier:
         ellipsis_max_gap: int = 2000,
         min_claim_words: int = 3,
         embedder: Embedder | None = None,
-        judge: Judge | None = None,
+        judge: Judge | Literal["auto"] | None = "auto",
         support_threshold: float | None = None,
         partial_threshold: float | None = None,
         support_model: SupportModel | None = FITTED_SUPPORT_MODEL,
@@ -185,7 +188,7 @@ class Verifier:
         self._word_indexes: IdentityCache[WordIndex] = IdentityCache(_KEPT_INDEXES)
         self.support = (
             None
-            if embedder is None and judge is None
+            if embedder is None and judge in (None, "auto")
             else SupportAssessor(
                 embedder,
                 judge,

