@@ -45,7 +45,7 @@ from citecheck.documents import Document
 from citecheck.errors import ConfigError
 from citecheck.judging.guard import claim_conflicts
 from citecheck.judging.judges import judge_many
-from citecheck.judging.support_judge import SupportJudge, Unread, default_judge
+from citecheck.judging.support_judge import Reading, SupportJudge, Unread, default_judge
 from citecheck.judging.support_model import (
     CASCADE_GATE,
     FITTED_SUPPORT_MODEL,
@@ -305,14 +305,12 @@ class SupportAssessor:
         )
         if self.model is not None and first.score < self.gate:
             return replace(fallback, detail=f"{first.detail} (clearly too low for the judge)")
-        region = within or Span(0, len(document.text))
-        focus = [(e.start - region.start, e.end - region.start) for e in found]
-        reading = self.judge.read(claim, [document.text[region.start : region.end]], focus=focus)[0]
+        reading = self._read(claim, found, document, within)
         if isinstance(reading, Unread):
             return replace(
                 fallback, detail=f"{first.detail} (not read by the judge: {reading.reason})"
             )
-        start, end = region.start + reading.window[0], region.start + reading.window[1]
+        start, end = reading.window
         scores = {
             "judge": round(reading.supported, 4),
             "contradicted": round(reading.contradicted, 4),
@@ -352,9 +350,7 @@ class SupportAssessor:
             return first
         if self.verbatim(claim, [document]) is not None:
             return first  # its words stand there: nothing for a judge of paraphrase to doubt
-        region = within or Span(0, len(document.text))
-        focus = [(e.start - region.start, e.end - region.start) for e in found]
-        reading = self.judge.read(claim, [document.text[region.start : region.end]], focus=focus)[0]
+        reading = self._read(claim, found, document, within)
         if isinstance(reading, Unread):
             unread = f"{first.detail} (not read by the judge: {reading.reason})"
             return replace(first, detail=unread)
@@ -369,6 +365,21 @@ class SupportAssessor:
         grade = Grade.UNSUPPORTED if contradicted else Grade.PARTIAL
         detail = f"{first.detail}, but {said}"
         return replace(first, grade=grade, detail=detail, contradicted=reading.contradicted)
+
+    def _read(
+        self, claim: str, found: tuple[Evidence, ...], document: Document, within: Span | None
+    ) -> Reading | Unread:
+        """The trained judge's reading of ``claim`` in ``within`` (all of ``document`` when
+        ``None``), the candidate sentences ``found`` read first; its window in the document's
+        offsets."""
+        assert isinstance(self.judge, SupportJudge)
+        region = within or Span(0, len(document.text))
+        focus = [(e.start - region.start, e.end - region.start) for e in found]
+        reading = self.judge.read(claim, [document.text[region.start : region.end]], focus=focus)[0]
+        if isinstance(reading, Unread):
+            return reading
+        start, end = reading.window
+        return replace(reading, window=(region.start + start, region.start + end))
 
     def _signal_thresholds(self) -> tuple[float, float]:
         """The (supported, partial) bounds of the signals' own score."""
