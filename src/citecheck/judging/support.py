@@ -342,13 +342,14 @@ class SupportAssessor:
         partly supported that the judge reads as unsupported (below its ``partial`` bound) is
         at most partly supported, and unsupported when the judge also reads a contradiction.
         The judge never raises a grade; below the gate it is not asked, nor about a claim whose
-        words stand nearly verbatim in the document (:meth:`verbatim`): the small model can
-        misread a sentence it is shown word for word."""
+        words stand nearly verbatim at the place (as :meth:`verbatim` reads them): the small
+        model can misread a sentence it is shown word for word."""
         assert isinstance(self.judge, SupportJudge)
         first = self._by_signals(claim, found, document, within)
         if first.grade is Grade.UNSUPPORTED or (self.model is not None and first.score < self.gate):
             return first
-        if self.verbatim(claim, [document]) is not None:
+        stands = self.fuzzy.find(claim, document, within)
+        if stands and not conflicts_at(claim, stands[0], document, within):
             return first  # its words stand there: nothing for a judge of paraphrase to doubt
         reading = self._read(claim, found, document, within)
         if isinstance(reading, Unread):

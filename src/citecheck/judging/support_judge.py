@@ -143,7 +143,7 @@ class SupportJudge:
         )
         self.max_windows = max_windows
         self.budget = TokenBudget(max_tokens=max_length, token_spans=self.engine.token_spans)
-        self._measured: OrderedDict[str, Sentences] = OrderedDict()
+        self._measured: OrderedDict[str, Sentences | None] = OrderedDict()
 
     def __repr__(self) -> str:
         return f"SupportJudge({str(self.directory)!r})"
@@ -200,16 +200,18 @@ class SupportJudge:
             return Unread("the claim is empty")
         if not passage.strip():
             return Unread("the passage is empty")
-        for name, text in (("claim", claim), ("passage", passage)):
-            if not looks_english(text):
-                return Unread(f"the judge reads English only, and the {name} is not English")
+        if not looks_english(claim):
+            return Unread("the judge reads English only, and the claim is not English")
+        measured = self._measured_passage(passage)
+        if measured is None:
+            return Unread("the judge reads English only, and the passage is not English")
         room = self.engine.room(claim)
         if room < _MIN_ROOM:
             return Unread(
                 f"the claim is too long for the judge ({self.engine.max_length - room} of "
                 f"{self.engine.max_length} tokens)"
             )
-        windows = self._sentences(passage).windows(room)
+        windows = measured.windows(room)
         if len(windows) <= self.max_windows:
             return windows, len(windows)
 
@@ -221,15 +223,16 @@ class SupportJudge:
         ranked = sorted(windows, key=rank)[: self.max_windows]
         return sorted(ranked), len(windows)
 
-    def _sentences(self, passage: str) -> Sentences:
-        """The passage's sentences, measured in tokens once for the next claims citing it."""
-        measured = self._measured.get(passage)
-        if measured is None:
-            measured = self._measured[passage] = Sentences.of(passage, self.budget)
-            while len(self._measured) > _KEPT_PASSAGES:
-                self._measured.popitem(last=False)
-        else:
+    def _measured_passage(self, passage: str) -> Sentences | None:
+        """The passage's sentences measured in tokens, or ``None`` when it is not English;
+        both found once and kept for the next claims citing it."""
+        if passage in self._measured:
             self._measured.move_to_end(passage)
+            return self._measured[passage]
+        measured = Sentences.of(passage, self.budget) if looks_english(passage) else None
+        self._measured[passage] = measured
+        while len(self._measured) > _KEPT_PASSAGES:
+            self._measured.popitem(last=False)
         return measured
 
     def __call__(self, claim: str, evidence: str) -> float:

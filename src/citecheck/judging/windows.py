@@ -72,8 +72,6 @@ def sentence_windows(
     """Windows of ``passage`` of at most ``tokens`` tokens (counted by ``budget``'s
     tokenizer), as ``(start, end)`` character offsets into it, in order; ``[]`` for a passage
     of nothing but whitespace. One window starts at each sentence."""
-    if tokens < 2:
-        raise ConfigError(f"a window must hold at least 2 tokens, got {tokens}")
     return Sentences.of(passage, budget).windows(tokens)
 
 
