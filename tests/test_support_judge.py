@@ -127,7 +127,7 @@ def test_a_reading_says_where_and_how_the_passage_was_cut(judge: SupportJudge) -
     assert isinstance(reading, Reading)
     assert reading.windows > judge.max_windows == reading.scored
     assert "split into" in reading.note
-    assert "were read" in reading.note
+    assert "the 8 closest to the claim were read" in reading.note
     start, end = reading.window
     assert "eleven classes" in passage[start:end]
     [whole] = judge.read(claim, [PASSAGE])
@@ -404,3 +404,39 @@ def test_the_paper_library_names_a_contradiction_the_judge_reads(
     assert result.details["support"] == "contradicted"
     assert "the judge reads the passage as contradicting the claim" in result.reason
     assert PaperLibrary(tmp_path / "lib", embedder=HashingEmbedder(), judge=None).judge is None
+
+
+def test_the_paper_library_says_when_the_judge_cannot_read(
+    judge: SupportJudge, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from citecheck.papers import PaperLibrary
+    from papers_texts import PAPER as PAGED
+
+    paper = tmp_path / "stoker2022.md"
+    paper.write_text(PAGED, encoding="utf-8")
+    plain = PaperLibrary(tmp_path / "lib", embedder=HashingEmbedder(), judge=None)
+    plain.add(paper)
+    claim = "Remote work became common after 2020."
+    unjudged = plain.validate("stoker2022", claim, 1)
+    monkeypatch.setattr(judge.engine, "room", lambda claim: 0)  # no claim fits beside evidence
+    result = PaperLibrary(tmp_path / "lib", embedder=HashingEmbedder()).validate(
+        "stoker2022", claim, 1
+    )
+    assert result.status is unjudged.status  # the signals' grade stands
+    assert "not read by the judge: the claim is too long for the judge" in result.reason
+
+
+def test_many_pairs_are_read_at_once_each_with_its_own_focus(judge: SupportJudge) -> None:
+    filler = " ".join(f"Filler sentence {i} says nothing of interest here." for i in range(200))
+    passage = f"{filler} {PASSAGE} {filler}"
+    at = passage.index("The annotators")
+    claim = "The annotators labelled eleven classes of layout element."
+    near, far = judge.read_pairs(
+        [(claim, passage), (claim, passage)],
+        focus=[[(at, at + 20)], [(0, 20)]],
+    )
+    assert isinstance(near, Reading)
+    assert isinstance(far, Reading)
+    assert near.window[0] <= at < near.window[1]
+    with pytest.raises(ConfigError, match="1 focus lists for 2 pairs"):
+        judge.read_pairs([(claim, passage), (claim, passage)], focus=[[(0, 1)]])

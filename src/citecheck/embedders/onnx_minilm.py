@@ -30,7 +30,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citecheck.embedders.cache import CachedEmbedder
+from citecheck.embedders.cache import CachedEmbedder, CachedModelEmbedder, ModelCall
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ class _Model:
     counting: Any
 
 
-class OnnxMiniLMEmbedder:
+class OnnxMiniLMEmbedder(CachedModelEmbedder):
     """Embeds texts with all-MiniLM-L6-v2 (int8 ONNX, onnxruntime), each distinct text once.
 
     The model loads on first use, so building the embedder is free and ``import citecheck``
@@ -124,7 +124,7 @@ class OnnxMiniLMEmbedder:
         self.name = f"onnx:all-MiniLM-L6-v2-int8:{_version()}"
         self._model: _Model | None = None
         self._loading = threading.Lock()
-        self.cache = CachedEmbedder(_Encoder(self), f"{self.name}:unit", cache_dir)
+        self.cache = CachedEmbedder(ModelCall(self._encode), f"{self.name}:unit", cache_dir)
 
     @property
     def model(self) -> _Model:
@@ -199,18 +199,6 @@ class OnnxMiniLMEmbedder:
         encoded = self.model.counting.encode_batch(list(texts), add_special_tokens=False)
         return [list(e.offsets) for e in encoded]
 
-    # -- the Embedder protocol ------------------------------------------------------------------
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.cache.embed_documents(texts)
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.cache.embed_query(text)
-
-    def embed_matrix(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """The vectors of ``texts`` as one float32 matrix (the fast path citecheck uses)."""
-        return self.cache.embed_matrix(texts)
-
     def _encode(self, texts: list[str]) -> npt.NDArray[np.float32]:
         """Unit vectors straight from the model: every text tokenized at once, then run
         ``batch_size`` at a time, longest first, each batch padded to its longest text."""
@@ -247,16 +235,3 @@ class OnnxMiniLMEmbedder:
 
     def __repr__(self) -> str:
         return f"OnnxMiniLMEmbedder(batch_size={self.batch_size}, threads={self.threads})"
-
-
-class _Encoder:
-    """What the cache calls on a miss: the model itself, in batches."""
-
-    def __init__(self, owner: OnnxMiniLMEmbedder) -> None:
-        self.owner = owner
-
-    def embed_documents(self, texts: list[str]) -> Any:
-        return self.owner._encode(texts)
-
-    def embed_query(self, text: str) -> Any:
-        return self.owner._encode([text])[0]

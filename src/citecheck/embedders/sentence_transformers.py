@@ -13,13 +13,12 @@ from collections.abc import Sequence
 from os import PathLike
 from typing import TYPE_CHECKING, Any
 
-from citecheck.embedders.cache import CachedEmbedder
+from citecheck.embedders.cache import CachedEmbedder, CachedModelEmbedder, ModelCall
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
 from citecheck.language.tokens import estimate_token_spans
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    pass
 
 __all__ = ["DEFAULT_MODEL", "SentenceTransformerEmbedder"]
 
@@ -38,7 +37,7 @@ def _model_path(name: str) -> str:
     return name
 
 
-class SentenceTransformerEmbedder:
+class SentenceTransformerEmbedder(CachedModelEmbedder):
     """Embeds texts with a sentence-transformers model, each distinct text once.
 
     The model loads on first use (so building the embedder is free). ``batch_size`` and
@@ -70,7 +69,7 @@ class SentenceTransformerEmbedder:
         self._model: Any = None
         self._loading = threading.Lock()
         key = f"sentence-transformers:{model_name}:{'unit' if normalize else 'raw'}"
-        self.cache = CachedEmbedder(_Encoder(self), key, cache_dir)
+        self.cache = CachedEmbedder(ModelCall(self._encode), key, cache_dir)
 
     @property
     def model(self) -> Any:
@@ -133,35 +132,15 @@ class SentenceTransformerEmbedder:
         spans: Sequence[Sequence[tuple[int, int]]] = encoded["offset_mapping"]
         return spans
 
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.cache.embed_documents(texts)
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.cache.embed_query(text)
-
-    def embed_matrix(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """The vectors of ``texts`` as one float32 matrix (the fast path citecheck uses)."""
-        return self.cache.embed_matrix(texts)
-
-    def __repr__(self) -> str:
-        return f"SentenceTransformerEmbedder({self.model_name!r}, device={self.device!r})"
-
-
-class _Encoder:
-    """What the cache calls on a miss: the model itself, in batches."""
-
-    def __init__(self, owner: SentenceTransformerEmbedder) -> None:
-        self.owner = owner
-
-    def embed_documents(self, texts: list[str]) -> Any:
-        owner = self.owner
-        return owner.model.encode(
+    def _encode(self, texts: list[str]) -> Any:
+        """Vectors straight from the model, ``batch_size`` texts at a time."""
+        return self.model.encode(
             texts,
-            batch_size=owner.batch_size,
-            normalize_embeddings=owner.normalize,
+            batch_size=self.batch_size,
+            normalize_embeddings=self.normalize,
             convert_to_numpy=True,
             show_progress_bar=False,
         )
 
-    def embed_query(self, text: str) -> Any:
-        return self.embed_documents([text])[0]
+    def __repr__(self) -> str:
+        return f"SentenceTransformerEmbedder({self.model_name!r}, device={self.device!r})"

@@ -35,10 +35,24 @@ from citecheck.judging.cross_encoder import OnnxCrossEncoder
 from citecheck.judging.windows import Sentences, shared_words
 from citecheck.language.tokens import TokenBudget
 
-__all__ = ["WEIGHTS", "Reading", "SupportJudge", "Unread", "default_judge", "looks_english"]
+__all__ = [
+    "FOCUSED_WINDOWS",
+    "WEIGHTS",
+    "Reading",
+    "SupportJudge",
+    "Unread",
+    "default_judge",
+    "looks_english",
+]
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
 """The shipped judge: ``support-judge.onnx``, ``tokenizer.json``, ``support-judge.json``."""
+
+FOCUSED_WINDOWS = 1
+"""How many windows of a source citecheck's doors (the verifier, record labels, the paper
+library) have the judge read about a claim: the one holding the claim's best candidate
+passage. Reading up to eight windows took 3.5 times the model's time on the five claim sets
+for no better grade (docs/benchmarks.md, "The support judge")."""
 
 _KEPT_PASSAGES = 64  # passages whose sentences are kept measured
 _MIN_ROOM = 16  # tokens of evidence a window must hold beside the claim
@@ -84,10 +98,12 @@ class Reading:
         if self.windows <= 1:
             return ""
         if self.scored < self.windows:
-            return (
-                f"the passage was split into {self.windows} windows and the {self.scored} "
-                "sharing the most words with the claim were read"
+            read = (
+                "the one closest to the claim was"
+                if self.scored == 1
+                else (f"the {self.scored} closest to the claim were")
             )
+            return f"the passage was split into {self.windows} windows and {read} read"
         return f"the passage was split into {self.windows} windows, each read"
 
 
@@ -149,23 +165,40 @@ class SupportJudge:
         return f"SupportJudge({str(self.directory)!r})"
 
     def read(
-        self, claim: str, passages: Sequence[str], *, focus: Sequence[tuple[int, int]] = ()
+        self,
+        claim: str,
+        passages: Sequence[str],
+        *,
+        focus: Sequence[tuple[int, int]] = (),
+        max_windows: int | None = None,
     ) -> list[Reading | Unread]:
         """The judge's reading of each passage about ``claim``, in one batched run. When a
-        passage has more windows than :attr:`max_windows`, those overlapping a ``focus`` span
-        (character offsets into the passage, such as the sentences closest in meaning) are
-        read first, then those sharing the most words with the claim."""
-        return self.read_pairs([(claim, passage) for passage in passages], focus=focus)
+        passage has more windows than ``max_windows`` (default: :attr:`max_windows`), those
+        overlapping a ``focus`` span (character offsets into the passage, such as the
+        sentences closest in meaning) are read first, then those sharing the most words with
+        the claim."""
+        pairs = [(claim, passage) for passage in passages]
+        return self.read_pairs(pairs, focus=[focus] * len(pairs), max_windows=max_windows)
 
     def read_pairs(
-        self, pairs: Sequence[tuple[str, str]], *, focus: Sequence[tuple[int, int]] = ()
+        self,
+        pairs: Sequence[tuple[str, str]],
+        *,
+        focus: Sequence[Sequence[tuple[int, int]]] = (),
+        max_windows: int | None = None,
     ) -> list[Reading | Unread]:
-        """The reading of each ``(claim, passage)`` pair (see :meth:`read`); every window of
-        every pair is scored in one batched run of the model."""
+        """The reading of each ``(claim, passage)`` pair (see :meth:`read`); ``focus``, when
+        given, holds each pair's spans to read first. Every window of every pair is scored in
+        one batched run of the model, so many claims read together cost less than one by one."""
+        if focus and len(focus) != len(pairs):
+            raise ConfigError(f"{len(focus)} focus lists for {len(pairs)} pairs")
+        most = self.max_windows if max_windows is None else max_windows
+        if most < 1:
+            raise ConfigError(f"max_windows must be positive, got {most}")
         plans: list[tuple[list[tuple[int, int]], int] | Unread] = []
         windows: list[tuple[str, str]] = []  # (window text, claim): what the model reads
-        for claim, passage in pairs:
-            plan = self._plan(claim, passage, focus)
+        for n, (claim, passage) in enumerate(pairs):
+            plan = self._plan(claim, passage, focus[n] if focus else (), most)
             plans.append(plan)
             if not isinstance(plan, Unread):
                 windows.extend((passage[s:e], claim) for s, e in plan[0])
@@ -192,7 +225,7 @@ class SupportJudge:
         return readings
 
     def _plan(
-        self, claim: str, passage: str, focus: Sequence[tuple[int, int]]
+        self, claim: str, passage: str, focus: Sequence[tuple[int, int]], most: int
     ) -> tuple[list[tuple[int, int]], int] | Unread:
         """The windows of ``passage`` to score beside ``claim`` and how many it has, or why
         it is not read."""
@@ -212,7 +245,7 @@ class SupportJudge:
                 f"{self.engine.max_length} tokens)"
             )
         windows = measured.windows(room)
-        if len(windows) <= self.max_windows:
+        if len(windows) <= most:
             return windows, len(windows)
 
         def rank(window: tuple[int, int]) -> tuple[bool, int, int]:
@@ -220,7 +253,7 @@ class SupportJudge:
             focused = any(s < end and e > start for s, e in focus)
             return (not focused, -shared_words(claim, passage[start:end]), start)
 
-        ranked = sorted(windows, key=rank)[: self.max_windows]
+        ranked = sorted(windows, key=rank)[:most]
         return sorted(ranked), len(windows)
 
     def _measured_passage(self, passage: str) -> Sentences | None:

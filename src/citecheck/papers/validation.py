@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from citecheck.errors import CitecheckError, InputError
 from citecheck.judging import verdict
 from citecheck.judging.support import conflicts_at
-from citecheck.judging.support_judge import Reading
+from citecheck.judging.support_judge import FOCUSED_WINDOWS, Unread
 from citecheck.judging.support_model import CASCADE_GATE, FITTED_SUPPORT_MODEL, support_signals
 from citecheck.language.text import WORD, normalize
 from citecheck.locations import Location
@@ -156,6 +156,9 @@ class _Judged:
     """What the claim says and the passage does not: a number, a name."""
     refuted: bool = False
     """The trained judge reads the passage as contradicting the claim."""
+    unread: str = ""
+    """Why the trained judge, asked about this passage, could not read it (the signals'
+    grade stands, and the reason says so)."""
 
     @property
     def would_support(self) -> bool:
@@ -339,6 +342,8 @@ def _verdict(
             if revision:
                 correction = replace(correction, revision=revision)
         details["correction"] = correction.to_dict()
+    if top.unread:
+        reason += f" (not read by the judge: {top.unread})"
     evidence = [_evidence(j, document) for j in chosen[:3]]
     return verdict.result(
         citation, status, reason, evidence, score=chosen[0].probability, details=details
@@ -428,7 +433,8 @@ def _read_by_judge(
     """``judged`` with the trained judge's second opinion on each passage the signals would
     call supporting: one it reads as unsupported (below its ``partial`` bound) supports the
     claim no more (a gap is named), and one it reads as contradicting it (at 50 % or more)
-    contradicts it. It never raises a grade; a passage it cannot read keeps the signals'."""
+    contradicts it. It never raises a grade; a passage it cannot read keeps the signals', and
+    says why. Every passage asked about is read in one batched run of the model."""
     judge = library.judge
     assert judge is not None
     chunks = library.chunks(judged[0].hit.key) if judged else []
@@ -444,24 +450,23 @@ def _read_by_judge(
         )
         for j in asked
     ]
-    readings = [
-        judge.read(
-            claim,
-            [document.text[region.start : region.end]],
-            focus=[(j.hit.start - region.start, j.hit.end - region.start)],
-        )[0]
-        for j, region in zip(asked, regions, strict=True)
-    ]
-    read = {
-        id(j): reading
-        for j, reading in zip(asked, readings, strict=True)
-        if isinstance(reading, Reading)
-    }
+    readings = judge.read_pairs(
+        [(claim, document.text[region.start : region.end]) for region in regions],
+        focus=[
+            [(j.hit.start - region.start, j.hit.end - region.start)]
+            for j, region in zip(asked, regions, strict=True)
+        ],
+        max_windows=FOCUSED_WINDOWS,
+    )
+    read = {id(j): reading for j, reading in zip(asked, readings, strict=True)}
     out = []
     for j in judged:
         reading = read.get(id(j))
         if reading is None:
             out.append(j)
+            continue
+        if isinstance(reading, Unread):
+            out.append(replace(j, unread=reading.reason))
             continue
         if reading.supported >= judge.partial:
             out.append(j)

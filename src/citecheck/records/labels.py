@@ -44,7 +44,12 @@ from citecheck.documents.split import Sources, as_documents
 from citecheck.errors import CitecheckError, ConfigError, InputError
 from citecheck.judging import verdict
 from citecheck.judging.support import Assessment, SupportAssessor, word_coverage
-from citecheck.judging.support_judge import Reading, SupportJudge, default_judge
+from citecheck.judging.support_judge import (
+    FOCUSED_WINDOWS,
+    Reading,
+    SupportJudge,
+    default_judge,
+)
 from citecheck.language.text import SURROGATE, WORD
 from citecheck.model import Evidence, Status
 
@@ -335,18 +340,22 @@ class SemanticValidator:
         if self.support.verbatim(citation, [document]) is not None:
             return label, reason  # its words stand there: the judge is not asked
         [reading] = self.judge.read(
-            citation, [document.text], focus=[(evidence.start, evidence.end)]
+            citation,
+            [document.text],
+            focus=[(evidence.start, evidence.end)],
+            max_windows=FOCUSED_WINDOWS,
         )
         if not isinstance(reading, Reading):
             return label, f"{reason}; not read by the judge: {reading.reason}"
         names = self.label_names
         said = f"support {reading.supported:.0%}"
+        windows = f" ({reading.note})" if reading.note else ""
         if reading.supported < self.judge.partial:
             moved = Label.LIKELY_UNTRUE if reading.contradicted >= 0.5 else Label.AMBIGUOUS
             if reading.contradicted >= 0.5:
                 said += f", contradiction {reading.contradicted:.0%}"
-            return moved, f"{reason}; moved to {names[moved]} by the judge: {said}"
-        return label, f"{reason}; the judge reads {said}"
+            return moved, f"{reason}; moved to {names[moved]} by the judge: {said}{windows}"
+        return label, f"{reason}; the judge reads {said}{windows}"
 
     def _lexical_look(
         self, citation: str, best: Evidence, conflict: str | None, documents: Sequence[Document]
