@@ -245,6 +245,11 @@ def test_clear_cases_never_reach_the_judge(
     assessed = second.assess("Bananas are yellow fruit.", Document("d", PASSAGE), None)
     assert assessed is not None
     assert assessed.grade is Grade.UNSUPPORTED
+    partly = SupportAssessor(HashingEmbedder(), supported=0.999, partial=0.0)
+    assessed = partly.assess(REORDERED, Document("d", PASSAGE), None)  # no false pass at stake
+    assert assessed is not None
+    assert assessed.grade is Grade.PARTIAL
+    assert "judge" not in assessed.detail
     assert not asked
 
 

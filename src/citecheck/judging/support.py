@@ -11,11 +11,14 @@ LLM), its probability for the best candidates decides instead.
 
 With an embedder, the default judge is citecheck's own
 (:class:`~citecheck.judging.support_judge.SupportJudge`, when the ``judge`` extra is installed),
-in a cascade: the signals' probability comes first, and a claim it finds clearly unsupported
-(below ``gate``) never reaches the cross-encoder; every other claim is read by it against the
-cited place, its candidate sentences first, and its calibrated probability decides. A claim or
-passage it cannot read (another language, a claim too long) is graded by the signals, and the
-detail says why.
+as a second opinion: the signals grade the claim first, and a claim they would verify is read by
+the cross-encoder in the window of the cited place that holds its best candidate sentence; the
+grade is lowered where the judge reads no support (to partial) or a contradiction (to
+unsupported), and never raised. With ``judge_decides=True`` it is a cascade instead: a claim
+the signals find clearly unsupported (below ``gate``) never reaches the cross-encoder, and
+every other claim's grade is the judge's calibrated probability. A claim or passage the judge
+cannot read (another language, a claim too long) is graded by the signals, and the detail
+says why.
 
 Whatever decided, the meaning guard (:mod:`citecheck.judging.guard`) has the last word: a claim that
 changes a number, a negation or a quantifier of its best sentence is at most partly supported.
@@ -110,7 +113,8 @@ class SupportAssessor:
     """Grades a claim against a span of a document, or at its best passage in a set of
     documents; see the module docstring. ``judge="auto"`` is citecheck's trained judge when an
     embedder is given and the ``judge`` extra is installed, else none. ``gate`` is the
-    signals' probability below which a claim is unsupported without asking that judge.
+    signals' probability below which a claim is unsupported without asking that judge when
+    it decides (``judge_decides=True``).
     ``preselect`` is how many chunks of a long source are embedded for a claim, chosen by its
     words first (``None``: every chunk).
     ``fuzzy_threshold`` is how closely the lexical look (:meth:`verbatim`) must align a claim's
@@ -346,15 +350,17 @@ class SupportAssessor:
         document: Document,
         within: Span | None,
     ) -> Assessment:
-        """The signals' grade, lowered by the trained judge: a claim they find supported or
-        partly supported that the judge reads as unsupported (below its ``partial`` bound) is
-        at most partly supported, and unsupported when the judge also reads a contradiction.
-        The judge never raises a grade; below the gate it is not asked, nor about a claim whose
-        words stand nearly verbatim at the place (as :meth:`verbatim` reads them): the small
-        model can misread a sentence it is shown word for word."""
+        """The signals' grade, lowered by the trained judge: a claim they find supported that
+        the judge reads as unsupported (below its ``partial`` bound) is partly supported, and
+        unsupported when the judge also reads a contradiction. The judge is asked only where
+        its answer can keep a claim from being verified, as in the record labels and the paper
+        library: never about a claim the signals grade partial or unsupported (the model's time
+        goes where a false pass is at stake), nor about one whose words stand nearly verbatim
+        at the place (as :meth:`verbatim` reads them): the small model can misread a sentence
+        it is shown word for word. It never raises a grade."""
         assert isinstance(self.judge, SupportJudge)
         first = self._by_signals(claim, found, document, within)
-        if first.grade is Grade.UNSUPPORTED or (self.model is not None and first.score < self.gate):
+        if first.grade is not Grade.SUPPORTED:
             return first
         stands = self.fuzzy.find(claim, document, within)
         if stands and not conflicts_at(claim, stands[0], document, within):

@@ -51,8 +51,9 @@ WEIGHTS = Path(__file__).resolve().parent / "weights"
 FOCUSED_WINDOWS = 1
 """How many windows of a source citecheck's doors (the verifier, record labels, the paper
 library) have the judge read about a claim: the one holding the claim's best candidate
-passage. Reading up to eight windows took 3.5 times the model's time on the five claim sets
-for no better grade (docs/benchmarks.md, "The support judge")."""
+passage. Reading up to eight, as the first release did, graded the five claim sets no better
+(docs/benchmarks.md, "The support judge") for up to eight times the model's work on a long
+source."""
 
 _KEPT_PASSAGES = 64  # passages whose sentences are kept measured
 _MIN_ROOM = 16  # tokens of evidence a window must hold beside the claim
