@@ -26,6 +26,7 @@ are cached on disk (default ``/tmp/claims-cache``).
 
 from __future__ import annotations
 
+import argparse
 import functools
 import hashlib
 import json
@@ -767,3 +768,24 @@ def seeded_sample(pairs: list[ClaimPair], limit: int | None) -> list[ClaimPair]:
 
 def fmt(value: float) -> str:
     return "n/a" if value != value else f"{value:.3f}"  # NaN != NaN
+
+
+def accuracy_row(label: str, accuracies: Sequence[float], *extra: str) -> str:
+    """A Markdown table row: ``label``, each set's balanced accuracy, their mean, then
+    ``extra`` cells."""
+    mean = sum(accuracies) / len(accuracies)
+    cells = [label, *(fmt(a) for a in accuracies), f"{mean:.4f}", *extra]
+    return "| " + " | ".join(cells) + " |"
+
+
+def claims_options(doc: str | None, argv: Sequence[str] | None) -> argparse.Namespace | None:
+    """The ``--data`` and ``--cache`` options of a script over the five sets, parsed; ``None``
+    (after saying so) when there is no data."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0] if doc else None)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="claims data dir")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="embedding cache")
+    args = parser.parse_args(argv)
+    if not args.data.is_dir():
+        print(f"no data at {args.data}", file=sys.stderr)
+        return None
+    return args

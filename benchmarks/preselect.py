@@ -16,12 +16,9 @@ Run from the repository root (embeddings come from the claims benchmark's cache)
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 import claims_data as cd
 from claims import CacheEmbedder, support_scores
@@ -32,12 +29,8 @@ CHOICES: tuple[int | None, ...] = (None, 32, 24, 16, 12)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--data", type=Path, default=cd.DEFAULT_DATA, help="claims data dir")
-    parser.add_argument("--cache", type=Path, default=cd.DEFAULT_CACHE, help="embedding cache")
-    args = parser.parse_args(argv)
-    if not args.data.is_dir():
-        print(f"no data at {args.data}", file=sys.stderr)
+    args = cd.claims_options(__doc__, argv)
+    if args is None:
         return 2
     cache = cd.EmbeddingCache(args.cache)
     embedder = CacheEmbedder(cache)
@@ -55,11 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _, verdicts = support_scores(pairs, assessor)
             accuracies.append(cd.balanced_accuracy([p.supported for p in pairs], verdicts))
         name = "every chunk" if choice is None else str(choice)
-        print(
-            f"| {name} | "
-            + " | ".join(f"{a:.3f}" for a in accuracies)
-            + f" | {statistics.mean(accuracies):.4f} | {time.perf_counter() - started:.0f} |"
-        )
+        print(cd.accuracy_row(name, accuracies, f"{time.perf_counter() - started:.0f}"))
     print(f"\n{cache.encoded} texts embedded, the rest from the cache.")
     return 0
 

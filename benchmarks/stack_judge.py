@@ -21,13 +21,11 @@ best candidate sentence, as the verifier's judge does
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import claims_data as cd
 import numpy as np
@@ -116,12 +114,8 @@ def fitted(rows: Sequence[Row], columns: list[int]) -> NDArray[np.float64]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--data", type=Path, default=cd.DEFAULT_DATA, help="claims data dir")
-    parser.add_argument("--cache", type=Path, default=cd.DEFAULT_CACHE, help="embedding cache")
-    args = parser.parse_args(argv)
-    if not args.data.is_dir():
-        print(f"no data at {args.data}", file=sys.stderr)
+    args = cd.claims_options(__doc__, argv)
+    if args is None:
         return 2
     started = time.perf_counter()
     assessor = SupportAssessor(CacheEmbedder(cd.EmbeddingCache(args.cache)), None)
@@ -137,21 +131,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, columns in COLUMNS.items():
         weights = fitted(train, columns)
         shipped = [accuracy_of(weights, rows, columns) for rows in sets.values()]
-        print(
-            f"| CitInt train | {name} | "
-            + " | ".join(f"{a:.3f}" for a in shipped)
-            + f" | {np.mean(shipped):.3f} |"
-        )
+        print(cd.accuracy_row(f"CitInt train | {name}", shipped))
     for name, columns in COLUMNS.items():
         bound = []
         for held in sets:
             others = [row for other, rows in sets.items() if other != held for row in rows]
             bound.append(accuracy_of(fitted(others, columns), sets[held], columns))
-        print(
-            f"| the four other sets (an upper bound) | {name} | "
-            + " | ".join(f"{a:.3f}" for a in bound)
-            + f" | {np.mean(bound):.3f} |"
-        )
+        print(cd.accuracy_row(f"the four other sets (an upper bound) | {name}", bound))
     print(f"\nTime: {time.perf_counter() - started:.0f} s")
     return 0
 
