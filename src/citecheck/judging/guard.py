@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from functools import lru_cache
 from itertools import pairwise
 
 from citecheck.judging.meaning import (
@@ -427,7 +428,9 @@ def _content(word: str) -> bool:
     )
 
 
+@lru_cache(maxsize=65_536)
 def _stem(word: str) -> str:
+    """The word's first letters, folded (kept: the guard stems the same words many times)."""
     return fold_letters(word[:_STEM])
 
 
