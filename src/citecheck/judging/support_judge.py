@@ -9,8 +9,10 @@ is a contradiction to it, not a near match.
 
 A passage longer than the model reads beside the claim is cut into sentence windows
 (:func:`~citecheck.judging.windows.sentence_windows`); every window is scored, up to
-``max_windows`` of them (those sharing the most words with the claim, when there are more), and
-the window with the highest probability of support decides. A :class:`Reading` says how many
+``max_windows`` of them (those overlapping the caller's ``focus`` spans first, then those
+sharing the most words with the claim, when there are more), and the window with the highest
+probability of support decides. citecheck's doors read one window, the one holding the
+claim's best candidate (:data:`FOCUSED_WINDOWS`). A :class:`Reading` says how many
 windows there were and how many were scored, and where the deciding one stands.
 
 It reads English only: it was trained on English pairs, so a claim or a passage in another
@@ -102,7 +104,7 @@ class Reading:
             read = (
                 "the one closest to the claim was"
                 if self.scored == 1
-                else (f"the {self.scored} closest to the claim were")
+                else f"the {self.scored} closest to the claim were"
             )
             return f"the passage was split into {self.windows} windows and {read} read"
         return f"the passage was split into {self.windows} windows, each read"

@@ -472,14 +472,15 @@ def _read_by_judge(
             out.append(j)
             continue
         refuted = reading.contradicted >= 0.5
+        windows = f"; {reading.note}" if reading.note else ""
         if refuted and not j.conflicts:
             said = (
                 "the judge reads the passage as contradicting the claim "
-                f"({reading.contradicted:.0%})"
+                f"({reading.contradicted:.0%}{windows})"
             )
             out.append(replace(j, conflicts=(said,), refuted=True))
         elif not refuted:
-            said = f"the judge does not read support here ({reading.supported:.0%})"
+            said = f"the judge does not read support here ({reading.supported:.0%}{windows})"
             out.append(replace(j, gaps=(*j.gaps, said)))
         else:
             out.append(replace(j, refuted=True))
