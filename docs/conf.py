@@ -49,8 +49,9 @@ autodoc_typehints = "signature"
 autodoc_class_signature = "mixed"
 autodoc_preserve_defaults = True
 autodoc_default_options = {"members": True}
-# citecheck.testing imports pytest, which the docs environment (the ``docs`` extra) lacks.
-autodoc_mock_imports = ["pytest"]
+# citecheck.testing imports pytest, and the integrations their frameworks, which the docs
+# environment (the ``docs`` extra) lacks: they are stood in for while the docstrings are read.
+autodoc_mock_imports = ["pytest", "langchain_core", "llama_index", "pydantic"]
 
 # Python code in examples is highlighted as Python; interactive sessions use ``pycon`` blocks.
 highlight_language = "python3"

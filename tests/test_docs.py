@@ -12,6 +12,9 @@ PAGES = sorted((ROOT / "docs").glob("*.md"))
 NEEDS = {
     "quotes.md": ("bm25s", "rank_bm25", "openpyxl", "yaml"),
     "judge.md": ("onnxruntime", "tokenizers"),
+    "langchain.md": ("langchain_core",),
+    "llamaindex.md": ("llama_index.core",),
+    "batch.md": ("pandas", "dask.dataframe", "bm25s"),
 }
 """Pages whose examples use optional extras: skipped when those are not installed."""
 

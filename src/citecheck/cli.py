@@ -37,6 +37,7 @@ from citecheck.errors import CitecheckError
 from citecheck.verification.verifier import Verifier
 
 if TYPE_CHECKING:
+    from citecheck.model import Result
     from citecheck.records.files import Checkpoint
     from citecheck.records.validate import RecordConfig
     from citecheck.references import ReferenceExtractor
@@ -178,6 +179,20 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="go on from OUTPUT.partial.jsonl, the records an interrupted run finished (it must "
         "come from the same input and options)",
+    )
+    records.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="where the records are checked: in this process (the default), or on Ray Data: "
+        "the cluster RAY_ADDRESS names, else a local one started for the run (the ray extra)",
+    )
+    records.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        metavar="N",
+        help="with --engine ray: at most N workers, each loading the model once (default 2)",
     )
     records.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
@@ -562,7 +577,7 @@ def _quotes(args: argparse.Namespace) -> int:
 def _records(args: argparse.Namespace) -> int:
     from citecheck.exports import check_target, format_for
     from citecheck.records.files import Checkpoint, checkpoint_path, read_records
-    from citecheck.records.validate import BLOCK_RECORDS, iter_record_results
+    from citecheck.records.validate import BLOCK_RECORDS
 
     checkpoint: Checkpoint | None = None
     try:
@@ -591,7 +606,7 @@ def _records(args: argparse.Namespace) -> int:
             if args.resume:
                 print(f"citecheck: no {checkpoint.path} to resume: from the start", file=sys.stderr)
         with _progress(len(records), "records", args.no_progress, start) as progress:
-            results = iter_record_results(records, config=config, progress=progress, start=start)
+            results = _record_results(records, config, args, progress, start)
             checkpoint.begin()  # after the model loaded: a run that cannot start leaves no file
             for written, verdicts in results:
                 checkpoint.append(written, verdicts)
@@ -619,6 +634,31 @@ def _records(args: argparse.Namespace) -> int:
         return 2
     print(summary)
     return status
+
+
+def _record_results(
+    records: list[Any],
+    config: RecordConfig,
+    args: argparse.Namespace,
+    progress: Callable[[int, int], None] | None,
+    start: int,
+) -> Iterator[tuple[dict[str, Any], tuple[Result, ...]]]:
+    """Each record's written-back copy and results, in order, from this process or Ray."""
+    from citecheck.records.validate import BLOCK_RECORDS, iter_record_results
+
+    if args.engine == "local":
+        yield from iter_record_results(records, config=config, progress=progress, start=start)
+        return
+    from citecheck.batch import ray_record_results
+
+    done = start
+    for pair in ray_record_results(
+        records, config=config, workers=args.workers, start=start, block=BLOCK_RECORDS
+    ):
+        yield pair
+        done += 1
+        if progress is not None:
+            progress(done, len(records))
 
 
 _INTERRUPTED = 130

@@ -17,10 +17,13 @@ against ``ValueError`` or ``ImportError`` keeps working::
     │   └── FilterError                     a metadata filter that is malformed
     ├── UnknownBackendError (LookupError)   no backend registered under that name
     ├── MissingDependencyError (ImportError) an optional extra is not installed
-    └── BackendError                        a backend failed while working (never means "not found")
+    ├── BackendError                        a backend failed while working (never means "not found")
+    └── CitationsFailed                     a checked text failed where the caller asked to stop
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 DISTRIBUTION = "pycitecheck"
 """The name to ``pip install``: ``citecheck`` on PyPI is an unrelated project, so the import
@@ -29,6 +32,7 @@ name and the distribution name differ."""
 __all__ = [
     "DISTRIBUTION",
     "BackendError",
+    "CitationsFailed",
     "CitecheckError",
     "ConfigError",
     "FilterError",
@@ -112,3 +116,24 @@ class MissingDependencyError(CitecheckError, ImportError):
 
 class BackendError(CitecheckError):
     """A backend failed while working. The verifier reports such citations as UNCHECKED."""
+
+
+class CitationsFailed(CitecheckError):
+    """A checked text failed, and the caller asked for an exception rather than a report (a
+    LangChain ``CitationCheck(on_fail="raise")`` stopping its chain). ``report`` is the whole
+    :class:`~citecheck.Report`; the message names the failing citations."""
+
+    def __init__(self, report: Any) -> None:
+        failing = [
+            r
+            for r in report.results
+            if r.status not in report.accepted and r.status.value != "unchecked"
+        ]
+        named = "; ".join(
+            f"{r.citation.raw or r.citation.source_id}: {r.status.value} ({r.reason})"
+            for r in failing[:5]
+        )
+        more = f"; and {len(failing) - 5} more" if len(failing) > 5 else ""
+        what = named + more if failing else "the text has no citations, and citations are required"
+        super().__init__(f"citations failed: {what}")
+        self.report = report

@@ -216,6 +216,11 @@ class Evidence:
     def span(self) -> Span:
         return Span(self.start, self.end)
 
+    def _repr_html_(self) -> str:
+        from citecheck.exports._html import repr_evidence_html
+
+        return repr_evidence_html(self)
+
     def where(self) -> str:
         """Where the evidence stands, for reasons: ``p. 14, line 3 of 'paper'``."""
         parts = []
@@ -289,6 +294,11 @@ class Result:
             raise InputError(f"confidence must be in [0, 1], got {self.confidence}")
         object.__setattr__(self, "evidence", tuple(self.evidence))
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+
+    def _repr_html_(self) -> str:
+        from citecheck.exports._html import repr_result_html
+
+        return repr_result_html(self)
 
     @property
     def confidence_label(self) -> ConfidenceLabel:

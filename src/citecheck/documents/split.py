@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from citecheck.documents.document import Document
+from citecheck.documents.foreign import gather, is_foreign
 from citecheck.errors import SourceError
 
 __all__ = ["Sources", "as_documents", "split_sources"]
 
-Sources = Mapping[str, str | Document] | Iterable[Document]
-"""What ``verify`` accepts: ``{id: text or Document}`` or an iterable of :class:`Document`."""
+Sources = Mapping[str, str | Document] | Iterable[Any]
+"""What ``verify`` accepts: ``{id: text or Document}``, or an iterable of :class:`Document`,
+LangChain documents and LlamaIndex nodes (:mod:`citecheck.documents.foreign`)."""
 
 
 def split_sources(text: str, delimiter: str = "Content from ") -> list[Document]:
@@ -92,6 +95,8 @@ def as_documents(sources: Sources) -> dict[str, Document]:
         raise SourceError(
             f"sources must be a mapping or an iterable of Document, got {type(sources).__name__}"
         ) from None
+    if any(is_foreign(item) for item in items):
+        return {document.id: document for document in gather(items)}
     for index, item in enumerate(items):
         if not isinstance(item, Document):
             raise SourceError(

@@ -41,7 +41,14 @@ if TYPE_CHECKING:
     from citecheck.model import Evidence, Result
     from citecheck.report import Report
 
-__all__ = ["CSP", "REPR_ROWS", "repr_html", "to_html"]
+__all__ = [
+    "CSP",
+    "REPR_ROWS",
+    "repr_evidence_html",
+    "repr_html",
+    "repr_result_html",
+    "to_html",
+]
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 """The page's Content-Security-Policy: inline style and script only, nothing fetched."""
@@ -667,3 +674,38 @@ def _repr_row(index: int, result: Result) -> str:
         esc(result.reason),
     )
     return "<tr>" + "".join(f'<td style="text-align:left">{c}</td>' for c in cells) + "</tr>"
+
+
+def repr_result_html(result: Result) -> str:
+    """A result for Jupyter: status, confidence, the cited place and text, the reason, then its
+    evidence (every passage: a result keeps five at most)."""
+    fg, bg = COLOURS[result.status]
+    text, _ = shorten(result.citation.checked_text or "", 200)
+    passages = "".join(f"<li>{_evidence_fragment(e)}</li>" for e in result.evidence)
+    evidence = f"<ol>{passages}</ol>" if passages else "<p>No evidence.</p>"
+    return (
+        '<div class="citecheck-result">'
+        f'<p><span style="color:{fg};background:{bg};padding:0 .3em">'
+        f"<strong>{status_word(result.status)}</strong></span> "
+        f"{result.confidence:.2f} · <code>{esc(source_label(result))}</code> · "
+        f"{esc(text)}</p><p>{esc(result.reason)}</p>{evidence}</div>"
+    )
+
+
+def repr_evidence_html(evidence: Evidence) -> str:
+    """One piece of evidence for Jupyter: where it stands, and the passage in its context with
+    the span marked."""
+    return f'<div class="citecheck-evidence">{_evidence_fragment(evidence)}</div>'
+
+
+def _evidence_fragment(evidence: Evidence) -> str:
+    where = (
+        f"<code>{esc(evidence.source_id)}</code> {esc(evidence.where())}, characters "
+        f"{evidence.start}–{evidence.end} · {esc(evidence.method)} {evidence.score:.2f}"
+    )
+    before, _ = shorten(evidence.context_before[::-1], 120)
+    after, _ = shorten(evidence.context_after, 120)
+    return (
+        f"<div>{where}</div><blockquote>{esc(before[::-1])}"
+        f"<mark>{esc(evidence.text)}</mark>{esc(after)}</blockquote>"
+    )

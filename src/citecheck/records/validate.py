@@ -50,11 +50,14 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_RECORD_DEPTH",
     "RecordConfig",
+    "default_embedder",
     "iter_record_results",
     "iter_validated_records",
+    "record_id",
     "records_report",
     "validate_records",
     "verify_records",
+    "written_back",
 ]
 
 Progress = Callable[[int, int], None]
@@ -251,7 +254,7 @@ def validate_records(
     for result in report.results:
         by_record[result.details["record"]].append(result)
     return [
-        _written_back(record, results, settings)
+        written_back(record, results, settings)
         for record, results in zip(records, by_record, strict=True)
     ]
 
@@ -290,7 +293,7 @@ def iter_record_results(
     settings, validator = _prepared(records, embedder, config, options, start)
     judged = _judge(records, settings, validator, progress, start)
     return (
-        (_written_back(records[index], record.results, settings), record.results)
+        (written_back(records[index], record.results, settings), record.results)
         for index, record in enumerate(judged, start=start)
     )
 
@@ -350,19 +353,25 @@ def _settings(
     return RecordConfig.from_mapping({**base, **options})
 
 
+def default_embedder(settings: RecordConfig) -> Embedder:
+    """The sentence-transformers model ``settings.model_name`` names, loaded now: a model that
+    cannot load fails the run (or a worker's first batch), not each record."""
+    from citecheck.embedders import SentenceTransformerEmbedder
+
+    SentenceTransformerEmbedder.check_installed()  # say so once, not once per record
+    model = SentenceTransformerEmbedder(
+        settings.model_name,
+        batch_size=settings.batch_size,
+        device=settings.device,
+        cache_dir=settings.cache_dir,
+    )
+    _ = model.model
+    return model
+
+
 def _validator(settings: RecordConfig, embedder: Embedder | None) -> SemanticValidator:
     if embedder is None:
-        from citecheck.embedders import SentenceTransformerEmbedder
-
-        SentenceTransformerEmbedder.check_installed()  # say so once, not once per record
-        model = SentenceTransformerEmbedder(
-            settings.model_name,
-            batch_size=settings.batch_size,
-            device=settings.device,
-            cache_dir=settings.cache_dir,
-        )
-        _ = model.model  # loaded now: a model that cannot load fails the run, not each record
-        embedder = model
+        embedder = default_embedder(settings)
     return SemanticValidator(
         embedder,
         thresholds=settings.thresholds(),
@@ -441,7 +450,7 @@ def _judged(
 ) -> _Judged:
     """The results of record ``index``: one per citation, or one naming why the record could
     not be validated at all (after those of its citations that cannot be read)."""
-    source_id = _record_id(record, index, settings)
+    source_id = record_id(record, index, settings)
     problem = _problem(record, settings)
     if problem is not None:
         return _Judged((_unchecked(source_id, problem, {"record": index}),), failed=True)
@@ -477,7 +486,7 @@ def _item_problem(item: Any, position: int, settings: RecordConfig) -> str | Non
     return _citation_problem(item, settings)
 
 
-def _record_id(record: Any, index: int, settings: RecordConfig) -> str:
+def record_id(record: Any, index: int, settings: RecordConfig) -> str:
     """What names a record's citations: its id (a string or an integer in ``id_field``),
     else its position, ``record N``."""
     value = record.get(settings.id_field) if isinstance(record, Mapping) else None
@@ -516,7 +525,7 @@ def _labelled(
     )
 
 
-def _written_back(record: Any, results: Sequence[Result], settings: RecordConfig) -> dict[str, Any]:
+def written_back(record: Any, results: Sequence[Result], settings: RecordConfig) -> dict[str, Any]:
     """A copy of ``record`` with its results written back as ``validation_*`` fields: a
     citation object's into it, a record's failure (or a citation that is not an object) into
     the record. A record that is not an object is wrapped; one nested too deeply to copy gets a

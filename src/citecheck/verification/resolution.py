@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePath
@@ -154,7 +154,9 @@ class SourceResolver:
     ``sources_given=False`` says the caller was given no sources at all (no documents, and no
     index holding any): every citation is then ``UNCHECKED``, and one warning says why. It
     cannot be told from ``documents`` alone, which a search index may leave empty while it
-    holds the sources.
+    holds the sources. ``order`` is the source id of each item the caller gave, by position,
+    when that differs from the documents' order (chunks of one source merged into one
+    document): ``[n]`` guessed by order is then the n-th item's source.
     """
 
     def __init__(
@@ -165,8 +167,10 @@ class SourceResolver:
         numbers: Mapping[str, str] | None = None,
         reference_list: ReferenceList | None = None,
         sources_given: bool = True,
+        order: Sequence[str] | None = None,
     ) -> None:
         self.documents = documents
+        self.order = list(documents) if order is None else list(order)
         self.sources_given = sources_given
         self.bibliography = bibliography
         self.numbers = numbers
@@ -233,7 +237,7 @@ class SourceResolver:
                         f"{matches[entry.number][1]}."
                     )
         if self._by_order:
-            ids = list(self.documents)
+            ids = self.order
             pairs = ", ".join(f"[{n}] = {ids[int(n) - 1]!r}" for n in self._by_order)
             warnings.append(
                 f"Numbers were mapped to sources by the order the sources were given, which "
@@ -263,7 +267,7 @@ class SourceResolver:
             return number, None, ""
         if self.reference_list is not None:
             return self._listed_number(number, self.reference_list)
-        ids = list(self.documents)
+        ids = self.order
         index = int(number) - 1
         if not 0 <= index < len(ids):
             return Unresolved(

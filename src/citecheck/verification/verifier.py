@@ -19,6 +19,7 @@ from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document, Sources, as_documents
 from citecheck.documents.bibliography import Bibliography, BibliographySpec, read_bibliography
 from citecheck.documents.files import SourceFiles
+from citecheck.documents.foreign import Gathered, adopt
 from citecheck.errors import (
     BackendError,
     CitecheckError,
@@ -215,6 +216,7 @@ class Verifier:
         ``progress(done, total)`` is called after each citation (the command line's bar)."""
         if not isinstance(text, str):
             raise InputError(f"text must be str, got {type(text).__name__}")
+        sources = adopt(sources)
         documents = as_documents(sources)
         if self.index is not None:
             documents = {**self.index.documents, **documents}
@@ -234,9 +236,10 @@ class Verifier:
             numbers=self.numeric_sources,
             reference_list=extraction.reference_list,
             sources_given=bool(documents) or bool(unreadable) or self.index is not None,
+            order=sources.order if isinstance(sources, Gathered) else None,
         )
         warnings = [
-            *(sources.warnings if isinstance(sources, SourceFiles) else ()),
+            *(sources.warnings if isinstance(sources, SourceFiles | Gathered) else ()),
             *extraction.warnings,
         ]
         if self.bibliography is not None:

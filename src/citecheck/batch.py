@@ -1,0 +1,416 @@
+"""Batches beyond one process: one callable class that any dataframe engine can map.
+
+:class:`BatchVerifier` takes a batch of rows (a pandas ``DataFrame``, a pyarrow ``Table`` or a
+mapping of column to values) and returns it with three columns added:
+
+- ``citecheck_outcome``: ``PASS``, ``FAIL`` or ``UNCHECKED``, the row's verdict;
+- ``citecheck_results``: the row's :class:`~citecheck.Result`\\ s as JSON (``Result.to_dict``,
+  read back by :meth:`BatchVerifier.report`), evidence and offsets included;
+- ``citecheck_error``: why the row could not be checked at all, else null.
+
+A row is one of three kinds. ``"records"``: a record of the records door (its source text and
+its citations, the columns :class:`~citecheck.records.RecordConfig` names; or, with
+``column=``, the whole record in one column, as an object or its JSON text, for records too
+irregular for a table). ``"quotes"``: a
+quotation (column ``quote``) to locate in the sources given once. ``"answers"``: a text with
+citation markers (column ``answer``) checked against the sources given once, or against the
+row's own ``sources`` column (a mapping of id to text, or its JSON).
+
+It is a class so that an engine builds it once per worker: the embedding model, the sources
+and their indexes are loaded on the first batch and kept for the next (and not pickled, so the
+object ships to workers small). On Ray Data::
+
+    ds.map_batches(BatchVerifier, fn_constructor_kwargs={"kind": "records"},
+                   batch_format="pandas", compute=ray.data.ActorPoolStrategy(size=2))
+
+on Dask: ``ddf.map_partitions(BatchVerifier("records"), meta=...)``; one process:
+``BatchVerifier("records")(frame)``. The rows come back in order, with the results of the
+single-process door (:func:`~citecheck.verify_records`, :func:`~citecheck.verify_quotes`,
+:func:`~citecheck.verify`), except that a record's results do not carry its position in the
+whole input (``details["record"]``), and a record without an id is named by its place in its
+batch (``record 2``): an engine's batches do not know the row's place in the whole
+(:func:`ray_record_results`, which does, restores both).
+A row that breaks its door gets its own ``citecheck_error``, and the rest of the batch is
+checked.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from citecheck.errors import CitecheckError, ConfigError, InputError, MissingDependencyError
+from citecheck.model import Result
+from citecheck.report import Report
+
+if TYPE_CHECKING:
+    import pandas
+
+    from citecheck.protocols import Embedder
+
+__all__ = ["COLUMNS", "KINDS", "BatchVerifier", "ray_record_results"]
+
+Kind = Literal["records", "quotes", "answers"]
+KINDS: tuple[str, ...] = ("records", "quotes", "answers")
+COLUMNS = ("citecheck_outcome", "citecheck_results", "citecheck_error")
+"""The columns a batch gets, in this order."""
+
+_TEXT_COLUMN = {"quotes": "quote", "answers": "answer"}
+
+
+class BatchVerifier:
+    """Check a batch of rows of one ``kind`` and return it with :data:`COLUMNS` added.
+
+    ``config`` and ``options`` are the door's: :class:`~citecheck.records.RecordConfig` for
+    records, :class:`~citecheck.quotes.QuoteConfig` for quotes, the
+    :class:`~citecheck.Verifier`'s options for answers. ``sources`` (quotes and answers) is a
+    mapping of id to text, documents, or a file or folder path read once per worker.
+    ``column`` names the text column of quotes and answers (``quote``, ``answer``), or the
+    column that holds each whole record.
+    ``embedder`` replaces the model the door would load; ``None`` lets each worker load its
+    own on its first batch.
+    """
+
+    def __init__(
+        self,
+        kind: Kind = "records",
+        *,
+        config: Any = None,
+        sources: Any = None,
+        column: str | None = None,
+        embedder: Embedder | None = None,
+        **options: Any,
+    ) -> None:
+        if kind not in KINDS:
+            raise ConfigError(f"kind must be one of {KINDS}, got {kind!r}")
+        if kind == "quotes" and sources is None:
+            raise ConfigError("a batch of quotes needs the sources to find them in (sources=)")
+        self.kind = kind
+        self.config = config
+        self.sources = sources
+        self.column = column or _TEXT_COLUMN.get(kind)
+        self.embedder = embedder
+        self.options = options
+        self._loaded: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"BatchVerifier({self.kind!r}, column={self.column!r})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without what it loaded: each worker loads its own, once."""
+        state = dict(self.__dict__)
+        state["_loaded"] = {}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    # -- the call ---------------------------------------------------------------------------
+
+    def __call__(self, batch: Any) -> Any:
+        """The batch with the result columns; a DataFrame for a DataFrame or a mapping, a
+        pyarrow Table for a Table."""
+        frame, arrow = _as_frame(batch)
+        rows = [_plain_row(row) for row in frame.to_dict("records")]
+        checked = self._check(rows)
+        out = frame.copy()
+        out["citecheck_outcome"] = [outcome for outcome, _, _ in checked]
+        out["citecheck_results"] = [
+            json.dumps([r.to_dict() for r in results], ensure_ascii=False)
+            for _, results, _ in checked
+        ]
+        errors = [error for _, _, error in checked]
+        out["citecheck_error"] = _objects(out, errors)
+        if arrow:
+            import pyarrow  # type: ignore[import-untyped]
+
+            return pyarrow.Table.from_pandas(out, preserve_index=False)
+        return out
+
+    def meta(self, frame: Any) -> pandas.DataFrame:
+        """An empty frame with ``frame``'s columns and the result columns: what Dask's
+        ``map_partitions(..., meta=)`` wants to know of the output."""
+        table, _ = _as_frame(frame)
+        empty = table.head(0).copy()
+        for column in COLUMNS:
+            empty[column] = _objects(empty, [])
+        return empty
+
+    def report(self, frame: Any) -> Report:
+        """One :class:`~citecheck.Report` of every row of checked batches (a DataFrame, or a
+        Table), in their order: what the single-process door returns."""
+        table, _ = _as_frame(frame)
+        if "citecheck_results" not in table:
+            raise InputError("the batch has no citecheck_results column: check it first")
+        results = [
+            Result.from_dict(data)
+            for text in table["citecheck_results"]
+            for data in json.loads(text)
+        ]
+        kind = "verify" if self.kind == "answers" else self.kind
+        return Report(tuple(results), kind=kind, count_once=self.kind == "records")
+
+    # -- the doors ----------------------------------------------------------------------------
+
+    def _check(self, rows: list[dict[str, Any]]) -> list[tuple[str, tuple[Result, ...], Any]]:
+        """Each row's outcome, results and error: the whole batch through its door at once,
+        and row by row when the batch as a whole breaks it, so one bad row fails alone."""
+        try:
+            return self._door(rows)
+        except CitecheckError:
+            if len(rows) == 1:
+                raise
+        checked = []
+        for row in rows:
+            try:
+                checked.extend(self._door([row]))
+            except CitecheckError as exc:
+                checked.append(("UNCHECKED", (), f"{type(exc).__name__}: {exc}"))
+        return checked
+
+    def _door(self, rows: list[dict[str, Any]]) -> list[tuple[str, tuple[Result, ...], Any]]:
+        if self.kind == "records":
+            return self._records(rows)
+        if self.kind == "quotes":
+            return self._quotes(rows)
+        return self._answers(rows)
+
+    def _records(self, rows: list[dict[str, Any]]) -> list[tuple[str, tuple[Result, ...], Any]]:
+        from citecheck.records import verify_records
+
+        records = rows if self.column is None else [_row_record(self._text(r)) for r in rows]
+        report = verify_records(
+            records, embedder=self._embedder(), config=self.config, **self.options
+        )
+        per_row: list[list[Result]] = [[] for _ in rows]
+        for result in report.results:
+            details = {k: v for k, v in result.details.items() if k != "record"}
+            per_row[result.details["record"]].append(
+                Result(
+                    result.citation,
+                    result.status,
+                    result.confidence,
+                    result.evidence,
+                    result.reason,
+                    details,
+                )
+            )
+        return [
+            (
+                _outcome(results, report),
+                tuple(results),
+                next((r.details["error"] for r in results if "citation" not in r.details), None),
+            )
+            for results in per_row
+        ]
+
+    def _quotes(self, rows: list[dict[str, Any]]) -> list[tuple[str, tuple[Result, ...], Any]]:
+        from citecheck.quotes import QuoteConfig, QuoteLocator
+
+        if "locator" not in self._loaded:
+            base = self.config.to_dict() if isinstance(self.config, QuoteConfig) else {}
+            if isinstance(self.config, Mapping):
+                base = dict(self.config)
+            settings = QuoteConfig.from_mapping({**base, **self.options})
+            self._loaded["locator"] = QuoteLocator(settings, self.embedder)
+        quotes = [self._text(row) for row in rows]
+        report = self._loaded["locator"].run(quotes, self._documents())
+        return [(_outcome([r], report), (r,), None) for r in report.results]
+
+    def _answers(self, rows: list[dict[str, Any]]) -> list[tuple[str, tuple[Result, ...], Any]]:
+        from citecheck.verification.verifier import Verifier
+
+        if "verifier" not in self._loaded:
+            options = {**dict(self.config or {}), **self.options}
+            if self.embedder is not None:
+                options.setdefault("embedder", self.embedder)
+            self._loaded["verifier"] = Verifier(**options)
+        verifier = self._loaded["verifier"]
+        checked = []
+        for row in rows:
+            own = row.get("sources")
+            sources = _row_sources(own) if own is not None else self._documents()
+            report = verifier.verify(self._text(row), sources)
+            checked.append((report.outcome, report.results, None))
+        return checked
+
+    # -- what a worker loads once ---------------------------------------------------------------
+
+    def _embedder(self) -> Embedder | None:
+        """The records door's model, loaded on the first batch and kept."""
+        if self.embedder is not None:
+            return self.embedder
+        if "embedder" not in self._loaded:
+            from citecheck.records import RecordConfig
+            from citecheck.records.validate import default_embedder
+
+            settings = self.config if isinstance(self.config, RecordConfig) else None
+            if settings is None:
+                settings = RecordConfig.from_mapping({**dict(self.config or {}), **self.options})
+            self._loaded["embedder"] = default_embedder(settings)
+        embedder: Embedder = self._loaded["embedder"]
+        return embedder
+
+    def _documents(self) -> Any:
+        """The sources given once, read (and prepared for search) on the first batch."""
+        if self.sources is None:
+            raise InputError("no sources: give BatchVerifier sources=, or each row a 'sources'")
+        if "documents" not in self._loaded:
+            from citecheck.documents import as_documents
+            from citecheck.documents.files import load_paths
+
+            sources = self.sources
+            if isinstance(sources, str | Path):
+                sources = load_paths(sources)
+            self._loaded["documents"] = list(as_documents(sources).values())
+        return self._loaded["documents"]
+
+    def _text(self, row: Mapping[str, Any]) -> Any:
+        assert self.column is not None
+        if self.column not in row:
+            raise InputError(f"the row has no {self.column!r} column: {sorted(row)}")
+        return row[self.column]
+
+
+def _outcome(results: Sequence[Result], report: Report) -> str:
+    return Report(tuple(results), accepted=report.accepted).outcome
+
+
+def _objects(frame: pandas.DataFrame, values: list[Any]) -> pandas.Series:
+    """A column of Python objects (``None`` stays ``None``, where pandas would infer NaN)."""
+    import pandas
+
+    return pandas.Series(values, index=frame.index, dtype=object)
+
+
+def _row_record(value: Any) -> Any:
+    """A record held in one column: as it is, or read from its JSON text."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"the row's record is not JSON: {exc}") from None
+    return value
+
+
+def _row_sources(value: Any) -> Any:
+    """A row's own sources: a mapping, or its JSON text."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"the row's sources are not JSON: {exc}") from None
+    if not isinstance(value, Mapping):
+        raise InputError(f"a row's sources must map ids to texts, not {type(value).__name__}")
+    return value
+
+
+def _as_frame(batch: Any) -> tuple[pandas.DataFrame, bool]:
+    """A batch as a DataFrame, and whether it came as a pyarrow Table."""
+    try:
+        import pandas
+    except ImportError:
+        raise MissingDependencyError("pandas", "pandas") from None
+    if isinstance(batch, pandas.DataFrame):
+        return batch, False
+    if hasattr(batch, "to_pandas") and hasattr(batch, "schema"):
+        return batch.to_pandas(), True
+    if isinstance(batch, Mapping):
+        return pandas.DataFrame({k: list(v) for k, v in batch.items()}), False
+    raise InputError(
+        f"a batch is a pandas DataFrame, a pyarrow Table or a mapping of columns, not "
+        f"{type(batch).__name__}"
+    )
+
+
+def _plain_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row as the doors take it: numpy arrays as lists, NaN (pandas' missing) as absent."""
+    return {
+        key: _plain(value)
+        for key, value in row.items()
+        if not (isinstance(value, float) and math.isnan(value))
+    }
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "tolist") and not isinstance(value, str | bytes):
+        value = value.tolist()
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def ray_record_results(
+    records: Sequence[Any],
+    *,
+    config: Any = None,
+    workers: int = 2,
+    start: int = 0,
+    block: int = 64,
+) -> Iterator[tuple[dict[str, Any], tuple[Result, ...]]]:
+    """:func:`~citecheck.records.iter_record_results` on Ray Data: the records from ``start``,
+    ``block`` to a batch, checked by ``workers`` :class:`BatchVerifier` actors, each
+    record's written-back copy and results yielded in input order. Joins the cluster that
+    ``RAY_ADDRESS`` names, else starts a local one for the run. A worker that dies is
+    replaced and its batch run again (Ray Data's retries), so no record is lost."""
+    try:
+        import ray
+        import ray.data
+    except ImportError:
+        raise MissingDependencyError("ray", "ray") from None
+    from citecheck.records import RecordConfig
+    from citecheck.records.validate import record_id, written_back
+
+    if workers < 1:
+        raise ConfigError(f"workers must be positive, got {workers}")
+    settings = (
+        config if isinstance(config, RecordConfig) else RecordConfig.from_mapping(config or {})
+    )
+    started = not ray.is_initialized()
+    if started:
+        ray.init(include_dashboard=False, log_to_driver=False)
+    try:
+        context = ray.data.DataContext.get_current()
+        context.execution_options.preserve_order = True
+        rows = [{"record": json.dumps(record)} for record in records[start:]]
+        if not rows:
+            return
+        dataset = ray.data.from_items(rows, override_num_blocks=max(1, -(-len(rows) // block)))
+        checked = dataset.map_batches(
+            BatchVerifier,
+            fn_constructor_kwargs={"kind": "records", "column": "record", "config": settings},
+            batch_format="pandas",
+            batch_size=block,
+            compute=ray.data.ActorPoolStrategy(min_size=1, max_size=workers),
+        )
+        index = start
+        for batch in checked.iter_batches(batch_format="pandas", batch_size=block):
+            for text in batch["citecheck_results"]:
+                name = record_id(records[index], index, settings)
+                results = tuple(
+                    _positioned(Result.from_dict(data), index, name) for data in json.loads(text)
+                )
+                yield written_back(records[index], results, settings), results
+                index += 1
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _positioned(result: Result, index: int, name: str) -> Result:
+    """A record's result with its position in the whole input, and the name that position
+    gives a record without an id, as the single-process door gives them."""
+    return Result(
+        replace(result.citation, source_id=name),
+        result.status,
+        result.confidence,
+        result.evidence,
+        result.reason,
+        {"record": index, **result.details},
+    )
