@@ -112,7 +112,7 @@ class CitationCheck(Runnable[Mapping[str, Any], Any]):
     def invoke(
         self, input: Mapping[str, Any], config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
-        return self._call_with_config(self._check, input, config, run_type="parser")
+        return self._call_with_config(self._check, input, config, run_type="chain")
 
     def _check(self, input: Mapping[str, Any]) -> Any:
         if not isinstance(input, Mapping):
