@@ -34,11 +34,13 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from citecheck.errors import InputError, SourceError
 
 if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
     from markdown_it.token import Token
 
 __all__ = ["Block", "BlockKind", "PlainText", "plain_text"]
@@ -457,12 +459,19 @@ def _walk_inline(tokens: Sequence[Token], locator: _Locator) -> None:
             _walk_inline(token.children, locator)
 
 
-def _render_markdown(original: str, builder: _Builder) -> None:
+@cache
+def _parser() -> MarkdownIt:
+    """The one Markdown parser, built on first use (building one costs more than parsing a
+    paragraph; parsing keeps its state per call, so it is shared safely)."""
     from markdown_it import MarkdownIt
 
     parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
     parser.disable("text_join")  # keep entities and escapes apart, with their raw form
-    tokens = parser.parse(original)
+    return parser
+
+
+def _render_markdown(original: str, builder: _Builder) -> None:
+    tokens = _parser().parse(original)
     line_starts = [0, *(m.end() for m in _ANY_LINE_END.finditer(original))]
 
     def offset(line: int) -> int:

@@ -101,7 +101,7 @@ def claim_conflicts(
     said = normalize(passage)
     around = normalize(nearby) if nearby else said
     ours, theirs = _clauses(own), _clauses(around)
-    stems = set().union(*(_stems(clause) for clause in ours))
+    stems = frozenset().union(*(_stems(clause) for clause in ours))
     conflicts = _number_conflicts(claim, said, around)
     conflicts.extend(_negation_conflicts(ours, theirs, stems, scoped=quotation))
     for clause in ours:  # each clause of the claim against the source clauses closest to it
@@ -114,7 +114,7 @@ def claim_conflicts(
     return [conflict.replace("the claim", f"the {noun}") for conflict in dict.fromkeys(conflicts)]
 
 
-def _closest(clauses: list[list[str]], stems: set[str]) -> list[list[str]]:
+def _closest(clauses: list[list[str]], stems: frozenset[str]) -> list[list[str]]:
     """The clauses that share the most content words with the claim (all of them on a tie)."""
     shared = [len(_stems(clause) & stems) for clause in clauses]
     most = max(shared, default=0)
@@ -199,7 +199,7 @@ def _clauses(text: str) -> list[list[str]]:
     return [comparable_words(part) for part in _CLAUSE_END.split(text) if part.strip()]
 
 
-def _bears_on(clause: list[str], claim_stems: set[str]) -> bool:
+def _bears_on(clause: list[str], claim_stems: frozenset[str]) -> bool:
     """Whether a clause and the claim share at least half of the content words of one of
     them: "the drug did not reduce mortality" bears on "the drug reduced mortality", and "the
     mortality did not fall in the trial" on "mortality fell"; "it did not affect sleep" does
@@ -210,7 +210,7 @@ def _bears_on(clause: list[str], claim_stems: set[str]) -> bool:
 
 
 def _negation_conflicts(
-    claim: list[list[str]], source: list[list[str]], claim_stems: set[str], *, scoped: bool
+    claim: list[list[str]], source: list[list[str]], claim_stems: frozenset[str], *, scoped: bool
 ) -> list[str]:
     """A negation on one side only, where it bears on what the claim says. Each negation
     scopes over the next content words of its clause (:func:`_scopes`), and two negations
@@ -374,6 +374,7 @@ def _opposite_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]
     "effective" / "ineffective"), or a name with digits in place of another of the same
     letters ("H5N1" / "H7N9")."""
     said = {word for clause in closest for word in clause}
+    listed = sorted(said)
     conflicts = []
     for word in dict.fromkeys(claim):
         if word in said:
@@ -382,7 +383,7 @@ def _opposite_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]
         other = next(
             (
                 w
-                for w in sorted(said)
+                for w in listed
                 if (letters and w != word and _letters_of(w) == letters)
                 or (word.isalpha() and opposite_words(word, w))
             ),
@@ -434,5 +435,12 @@ def _stem(word: str) -> str:
     return fold_letters(word[:_STEM])
 
 
-def _stems(words: list[str]) -> set[str]:
-    return {_stem(word) for word in words if _content(word) and len(word) > 2}
+def _stems(words: list[str]) -> frozenset[str]:
+    return _stems_of(tuple(words))
+
+
+@lru_cache(maxsize=16_384)
+def _stems_of(words: tuple[str, ...]) -> frozenset[str]:
+    """The stems of a clause's content words (kept: a claim's clauses are compared with every
+    clause of its source, and a source's clauses with every claim's)."""
+    return frozenset(_stem(word) for word in words if _content(word) and len(word) > 2)

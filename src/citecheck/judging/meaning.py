@@ -378,6 +378,8 @@ def opposite_words(a: str, b: str) -> bool:
     """``likely`` / ``unlikely``, ``increased`` / ``decreased``, ``maximum`` / ``minimum``,
     ``rose`` / ``fell``: words of opposite meaning (a negating prefix, or a listed pair of
     stems with common endings)."""
+    if a[:1] not in _ANTONYMS_BY_INITIAL and not (a.endswith(b) or b.endswith(a)):
+        return False  # the guard asks this of every pair of words: most go no further
     short, long = sorted((a, b), key=len)
     if long.endswith(short) and long[: len(long) - len(short)] in _OPPOSITE_PREFIXES:
         return True
