@@ -205,7 +205,9 @@ async def test_the_check_runs_async_and_in_batches() -> None:
 TOOL_ARGS = {"text": ANSWER, "sources": {"minutes.pdf": "The committee approved the budget."}}
 
 
-class TestCitecheckToolUnit(ToolsUnitTests):
+class _CitecheckToolCase:
+    """What both standard suites build and call."""
+
     @property
     def tool_constructor(self) -> type[CitecheckTool]:
         return CitecheckTool
@@ -215,14 +217,12 @@ class TestCitecheckToolUnit(ToolsUnitTests):
         return TOOL_ARGS
 
 
-class TestCitecheckToolIntegration(ToolsIntegrationTests):
-    @property
-    def tool_constructor(self) -> type[CitecheckTool]:
-        return CitecheckTool
+class TestCitecheckToolUnit(_CitecheckToolCase, ToolsUnitTests):
+    pass
 
-    @property
-    def tool_invoke_params_example(self) -> dict[str, Any]:
-        return TOOL_ARGS
+
+class TestCitecheckToolIntegration(_CitecheckToolCase, ToolsIntegrationTests):
+    pass
 
 
 def _call(tool: CitecheckTool, args: dict[str, Any]) -> Any:
