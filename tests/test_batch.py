@@ -236,3 +236,18 @@ def test_the_command_line_checks_records_on_ray_as_it_does_alone(
         outputs[engine] = (status, output.read_text("utf-8"), report.read_text("utf-8"))
     assert outputs["ray"] == outputs["local"]
     assert json.loads(outputs["ray"][2])["results"][-1]["citation"]["source_id"] == "record 3"
+
+
+def test_the_command_line_says_a_bad_ray_option_before_it_writes_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("ray")
+    pytest.importorskip("sentence_transformers")
+    from citecheck.cli import main
+
+    source = tmp_path / "records.json"
+    source.write_text(json.dumps(RECORDS), encoding="utf-8")
+    argv = ["records", str(source), "-o", str(tmp_path / "out.json"), "--no-progress"]
+    assert main([*argv, "--engine", "ray", "--workers", "0"]) == 2
+    assert "workers must be a positive integer" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["records.json"]

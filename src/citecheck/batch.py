@@ -43,7 +43,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from citecheck.errors import CitecheckError, ConfigError, InputError, MissingDependencyError
+from citecheck.errors import (
+    BackendError,
+    CitecheckError,
+    ConfigError,
+    InputError,
+    MissingDependencyError,
+)
 from citecheck.model import Result
 from citecheck.report import Report
 
@@ -355,23 +361,34 @@ def ray_record_results(
     block: int = 64,
 ) -> Iterator[tuple[dict[str, Any], tuple[Result, ...]]]:
     """:func:`~citecheck.records.iter_record_results` on Ray Data: the records from ``start``,
-    ``block`` to a batch, checked by ``workers`` :class:`BatchVerifier` actors, each
+    ``block`` to a batch, checked by at most ``workers`` :class:`BatchVerifier` actors, each
     record's written-back copy and results yielded in input order. Joins the cluster that
     ``RAY_ADDRESS`` names, else starts a local one for the run. A worker that dies is
-    replaced and its batch run again (Ray Data's retries), so no record is lost."""
+    replaced and its batch run again (Ray Data's retries), so no record is lost. The options
+    and the extras are checked now, before the first record; a run that fails on the cluster
+    raises :class:`~citecheck.errors.BackendError`."""
     try:
         import ray
         import ray.data
     except ImportError:
         raise MissingDependencyError("ray", "ray") from None
+    from citecheck.embedders import SentenceTransformerEmbedder
     from citecheck.records import RecordConfig
-    from citecheck.records.validate import record_id, written_back
 
-    if workers < 1:
-        raise ConfigError(f"workers must be positive, got {workers}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ConfigError(f"workers must be a positive integer, got {workers!r}")
     settings = (
         config if isinstance(config, RecordConfig) else RecordConfig.from_mapping(config or {})
     )
+    SentenceTransformerEmbedder.check_installed()  # what each worker will load
+    return _on_ray(ray, records, settings, workers, start, block)
+
+
+def _on_ray(
+    ray: Any, records: Sequence[Any], settings: Any, workers: int, start: int, block: int
+) -> Iterator[tuple[dict[str, Any], tuple[Result, ...]]]:
+    from citecheck.records.validate import record_id, written_back
+
     started = not ray.is_initialized()
     if started:
         ray.init(include_dashboard=False, log_to_driver=False)
@@ -390,14 +407,18 @@ def ray_record_results(
             compute=ray.data.ActorPoolStrategy(min_size=1, max_size=workers),
         )
         index = start
-        for batch in checked.iter_batches(batch_format="pandas", batch_size=block):
-            for text in batch["citecheck_results"]:
-                name = record_id(records[index], index, settings)
-                results = tuple(
-                    _positioned(Result.from_dict(data), index, name) for data in json.loads(text)
-                )
-                yield written_back(records[index], results, settings), results
-                index += 1
+        try:
+            for batch in checked.iter_batches(batch_format="pandas", batch_size=block):
+                for text in batch["citecheck_results"]:
+                    name = record_id(records[index], index, settings)
+                    results = tuple(
+                        _positioned(Result.from_dict(data), index, name)
+                        for data in json.loads(text)
+                    )
+                    yield written_back(records[index], results, settings), results
+                    index += 1
+        except ray.exceptions.RayError as exc:
+            raise BackendError(f"the Ray run failed after {index} records: {exc}") from exc
     finally:
         if started:
             ray.shutdown()

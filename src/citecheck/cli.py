@@ -643,22 +643,32 @@ def _record_results(
     progress: Callable[[int, int], None] | None,
     start: int,
 ) -> Iterator[tuple[dict[str, Any], tuple[Result, ...]]]:
-    """Each record's written-back copy and results, in order, from this process or Ray."""
+    """Each record's written-back copy and results, in order, from this process or Ray; what
+    can fail before the first record (a model that cannot load, a missing extra) fails now,
+    before the checkpoint is begun."""
     from citecheck.records.validate import BLOCK_RECORDS, iter_record_results
 
     if args.engine == "local":
-        yield from iter_record_results(records, config=config, progress=progress, start=start)
-        return
+        return iter_record_results(records, config=config, progress=progress, start=start)
     from citecheck.batch import ray_record_results
 
-    done = start
-    for pair in ray_record_results(
+    results = ray_record_results(
         records, config=config, workers=args.workers, start=start, block=BLOCK_RECORDS
-    ):
+    )
+    return _counted(results, progress, start, len(records))
+
+
+def _counted(
+    results: Iterator[tuple[dict[str, Any], tuple[Result, ...]]],
+    progress: Callable[[int, int], None] | None,
+    done: int,
+    total: int,
+) -> Iterator[tuple[dict[str, Any], tuple[Result, ...]]]:
+    for pair in results:
         yield pair
         done += 1
         if progress is not None:
-            progress(done, len(records))
+            progress(done, total)
 
 
 _INTERRUPTED = 130
