@@ -106,10 +106,21 @@ def test_answers_against_shared_sources_and_bad_settings() -> None:
         BatchVerifier("tweets")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="sources"):
         BatchVerifier("quotes")
+    with pytest.raises(ConfigError, match="Verifier options"):
+        BatchVerifier("answers", config="strict")
+    with pytest.raises(ConfigError, match="similarity_treshold"):
+        BatchVerifier("records", similarity_treshold=0.5)  # said before any worker starts
     with pytest.raises(InputError, match="DataFrame"):
         verifier([1, 2])
     with pytest.raises(InputError, match="citecheck_results"):
         verifier.report(frame)
+
+
+def test_options_may_come_from_a_file(tmp_path: Path) -> None:
+    options = tmp_path / "quotes.json"
+    options.write_text(json.dumps({"match_threshold": 0.95}), encoding="utf-8")
+    verifier = BatchVerifier("quotes", sources={"m": "x"}, config=options, candidates=5)
+    assert (verifier.settings.match_threshold, verifier.settings.candidates) == (0.95, 5)
 
 
 def test_the_verifier_pickles_without_what_it_loaded() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from citecheck.documents import Sources, as_documents
-from citecheck.errors import ConfigError, InputError
+from citecheck.errors import InputError
 from citecheck.model import Citation, Evidence
 from citecheck.protocols import Embedder
 from citecheck.quotes import QuoteConfig, QuoteLocator, QuoteReport
@@ -74,14 +74,6 @@ def verify_quotes(
         raise InputError(
             "quotes must be a sequence of quotes, not a single string; wrap it in [...]"
         )
-    if isinstance(config, QuoteConfig):
-        base = config.to_dict()
-    elif isinstance(config, str | Path):
-        base = QuoteConfig.from_file(config).to_dict()
-    elif config is None or isinstance(config, Mapping):
-        base = dict(config or {})
-    else:
-        raise ConfigError(f"config must be a QuoteConfig, a mapping or a file path, not {config!r}")
-    settings = QuoteConfig.from_mapping({**base, **options})
+    settings = QuoteConfig.merged(config, options)
     documents = list(as_documents(sources).values())
     return QuoteLocator(settings, embedder).run(quotes, documents, progress)

@@ -96,11 +96,10 @@ class BatchVerifier:
         if kind == "quotes" and sources is None:
             raise ConfigError("a batch of quotes needs the sources to find them in (sources=)")
         self.kind = kind
-        self.config = config
+        self.settings = _settings(kind, config, options)
         self.sources = sources
         self.column = column or _TEXT_COLUMN.get(kind)
         self.embedder = embedder
-        self.options = options
         self._loaded: dict[str, Any] = {}
 
     def __repr__(self) -> str:
@@ -188,10 +187,8 @@ class BatchVerifier:
     def _records(self, rows: list[dict[str, Any]]) -> list[tuple[str, tuple[Result, ...], Any]]:
         from citecheck.records import verify_records
 
-        records = rows if self.column is None else [_row_record(self._text(r)) for r in rows]
-        report = verify_records(
-            records, embedder=self._embedder(), config=self.config, **self.options
-        )
+        records = rows if self.column is None else [_cell(self._text(r), "record") for r in rows]
+        report = verify_records(records, embedder=self._embedder(), config=self.settings)
         per_row: list[list[Result]] = [[] for _ in rows]
         for result in report.results:
             details = {k: v for k, v in result.details.items() if k != "record"}
@@ -215,14 +212,10 @@ class BatchVerifier:
         ]
 
     def _quotes(self, rows: list[dict[str, Any]]) -> list[tuple[str, tuple[Result, ...], Any]]:
-        from citecheck.quotes import QuoteConfig, QuoteLocator
+        from citecheck.quotes import QuoteLocator
 
         if "locator" not in self._loaded:
-            base = self.config.to_dict() if isinstance(self.config, QuoteConfig) else {}
-            if isinstance(self.config, Mapping):
-                base = dict(self.config)
-            settings = QuoteConfig.from_mapping({**base, **self.options})
-            self._loaded["locator"] = QuoteLocator(settings, self.embedder)
+            self._loaded["locator"] = QuoteLocator(self.settings, self.embedder)
         quotes = [self._text(row) for row in rows]
         report = self._loaded["locator"].run(quotes, self._documents())
         return [(_outcome([r], report), (r,), None) for r in report.results]
@@ -231,7 +224,7 @@ class BatchVerifier:
         from citecheck.verification.verifier import Verifier
 
         if "verifier" not in self._loaded:
-            options = {**dict(self.config or {}), **self.options}
+            options = dict(self.settings)
             if self.embedder is not None:
                 options.setdefault("embedder", self.embedder)
             self._loaded["verifier"] = Verifier(**options)
@@ -251,13 +244,9 @@ class BatchVerifier:
         if self.embedder is not None:
             return self.embedder
         if "embedder" not in self._loaded:
-            from citecheck.records import RecordConfig
             from citecheck.records.validate import default_embedder
 
-            settings = self.config if isinstance(self.config, RecordConfig) else None
-            if settings is None:
-                settings = RecordConfig.from_mapping({**dict(self.config or {}), **self.options})
-            self._loaded["embedder"] = default_embedder(settings)
+            self._loaded["embedder"] = default_embedder(self.settings)
         embedder: Embedder = self._loaded["embedder"]
         return embedder
 
@@ -282,6 +271,22 @@ class BatchVerifier:
         return row[self.column]
 
 
+def _settings(kind: str, config: Any, options: Mapping[str, Any]) -> Any:
+    """The door's options, read now (a bad one fails here, not on every worker): a
+    ``RecordConfig``, a ``QuoteConfig``, or the ``Verifier``'s keyword options."""
+    if kind == "records":
+        from citecheck.records import RecordConfig
+
+        return RecordConfig.merged(config, options)
+    if kind == "quotes":
+        from citecheck.quotes import QuoteConfig
+
+        return QuoteConfig.merged(config, options)
+    if config is not None and not isinstance(config, Mapping):
+        raise ConfigError(f"answers take a mapping of Verifier options, not {config!r}")
+    return {**dict(config or {}), **options}
+
+
 def _outcome(results: Sequence[Result], report: Report) -> str:
     return Report(tuple(results), accepted=report.accepted).outcome
 
@@ -293,23 +298,19 @@ def _objects(frame: pandas.DataFrame, values: list[Any]) -> pandas.Series:
     return pandas.Series(values, index=frame.index, dtype=object)
 
 
-def _row_record(value: Any) -> Any:
-    """A record held in one column: as it is, or read from its JSON text."""
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"the row's record is not JSON: {exc}") from None
-    return value
+def _cell(value: Any, what: str) -> Any:
+    """A value held in one cell: as it is, or read from its JSON text."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"the row's {what} are not JSON: {exc}") from None
 
 
 def _row_sources(value: Any) -> Any:
     """A row's own sources: a mapping, or its JSON text."""
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"the row's sources are not JSON: {exc}") from None
+    value = _cell(value, "sources")
     if not isinstance(value, Mapping):
         raise InputError(f"a row's sources must map ids to texts, not {type(value).__name__}")
     return value
@@ -377,9 +378,7 @@ def ray_record_results(
 
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"workers must be a positive integer, got {workers!r}")
-    settings = (
-        config if isinstance(config, RecordConfig) else RecordConfig.from_mapping(config or {})
-    )
+    settings = RecordConfig.merged(config, {})
     SentenceTransformerEmbedder.check_installed()  # what each worker will load
     return _on_ray(ray, records, settings, workers, start, block)
 

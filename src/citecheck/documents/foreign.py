@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from citecheck.documents.document import Document
+from citecheck.documents.files import SourceFiles
 from citecheck.errors import SourceError
 
 __all__ = ["Gathered", "Item", "adopt", "gather", "is_foreign", "read_item"]
@@ -118,9 +119,9 @@ def adopt(sources: Any) -> Any:
     """``sources`` as given, unless it is an iterable holding foreign items: then those
     gathered (:func:`gather`), so the caller keeps the order and the warnings. An iterable
     that can be read once (a generator) comes back as a list."""
-    if isinstance(sources, Mapping | str | bytes | Gathered) or not isinstance(sources, Iterable):
-        return sources
-    if hasattr(sources, "skipped"):  # load_paths' SourceFiles: citecheck documents only
+    if isinstance(sources, Mapping | str | bytes | Gathered | SourceFiles) or not isinstance(
+        sources, Iterable
+    ):
         return sources
     items = list(sources)
     return gather(items) if any(is_foreign(item) for item in items) else items

@@ -1,7 +1,7 @@
 """What a pipeline does with an answer whose citations failed: say so in a few lines, flag them
-in place, or strip what they vouch for. Shared by the integrations (LangChain's
-``CitationCheck`` and tool, LlamaIndex's evaluator), so every door says and edits it the same
-way.
+in place, or strip what they vouch for; and the verifier an integration is given. Shared by the
+integrations (LangChain's ``CitationCheck`` and tool, LlamaIndex's evaluator), so every door
+says and edits it the same way.
 
 A citation vouches for its claim or excerpt (:attr:`~citecheck.Citation.text_span`: the
 sentence, or the part of it since the previous marker) and stands at its marker
@@ -12,14 +12,29 @@ flagged as such and never stripped: "could not check" is not "wrong".
 
 from __future__ import annotations
 
-from citecheck.errors import InputError
+from collections.abc import Mapping
+
+from citecheck.errors import ConfigError, InputError
 from citecheck.language.chunking import builtin_splitter
 from citecheck.model import Result, Span, Status
 from citecheck.report import Report
+from citecheck.verification.verifier import Verifier
 
-__all__ = ["failing", "flag_answer", "flag_note", "strip_answer", "verdict"]
+__all__ = ["as_verifier", "failing", "flag_answer", "flag_note", "strip_answer", "verdict"]
 
 _LISTED = 8  # results named in a short verdict; the others are counted
+
+
+def as_verifier(verifier: object) -> Verifier:
+    """What an integration's ``verifier`` argument names: a :class:`~citecheck.Verifier`, its
+    options, or ``None`` for the defaults."""
+    if verifier is None:
+        return Verifier()
+    if isinstance(verifier, Verifier):
+        return verifier
+    if isinstance(verifier, Mapping):
+        return Verifier(**verifier)
+    raise ConfigError(f"verifier must be a Verifier or its options, not {type(verifier).__name__}")
 
 
 def failing(report: Report) -> list[Result]:

@@ -41,7 +41,7 @@ except ImportError:  # pragma: no cover - the extra's absence is tested in a bar
     raise MissingDependencyError("langchain-core", "langchain") from None
 
 from citecheck._api import verify_quotes
-from citecheck.integrations.answers import flag_answer, strip_answer, verdict
+from citecheck.integrations.answers import as_verifier, flag_answer, strip_answer, verdict
 from citecheck.report import Report
 from citecheck.verification.verifier import Verifier
 
@@ -50,16 +50,6 @@ __all__ = ["CitationCheck", "CitecheckTool", "CitecheckToolInput", "PaperLibrary
 OnFail = Literal["raise", "flag", "strip"]
 _ON_FAIL = ("raise", "flag", "strip")
 _DOCUMENT_KEYS = ("documents", "context", "source_documents")
-
-
-def _verifier(verifier: Verifier | Mapping[str, Any] | None) -> Verifier:
-    if verifier is None:
-        return Verifier()
-    if isinstance(verifier, Verifier):
-        return verifier
-    if isinstance(verifier, Mapping):
-        return Verifier(**verifier)
-    raise ConfigError(f"verifier must be a Verifier or its options, not {type(verifier).__name__}")
 
 
 def _answer_text(value: object) -> str:
@@ -102,7 +92,7 @@ class CitationCheck(Runnable[Mapping[str, Any], Any]):
     ) -> None:
         if on_fail is not None and on_fail not in _ON_FAIL:
             raise ConfigError(f"on_fail must be one of {_ON_FAIL} or None, got {on_fail!r}")
-        self.verifier = _verifier(verifier)
+        self.verifier = as_verifier(verifier)
         self.on_fail = on_fail
         self.answer_key = answer_key
 
@@ -200,7 +190,7 @@ class CitecheckTool(BaseTool):
             if quote:
                 report: Report = verify_quotes([text], given)
             else:
-                report = _verifier(self.verifier).verify(text, given)
+                report = as_verifier(self.verifier).verify(text, given)
         except CitecheckError as exc:
             raise ToolException(f"citecheck could not check this: {exc}") from exc
         return verdict(report), report

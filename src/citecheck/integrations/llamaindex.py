@@ -20,7 +20,7 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from citecheck.errors import ConfigError, MissingDependencyError
+from citecheck.errors import MissingDependencyError
 
 try:
     from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - the extra's absence is tested in a bar
     raise MissingDependencyError("llama-index-core", "llamaindex") from None
 
 from citecheck.documents.foreign import read_item
-from citecheck.integrations.answers import verdict
+from citecheck.integrations.answers import as_verifier, verdict
 from citecheck.verification.verifier import Verifier
 
 __all__ = ["CitecheckEvaluator", "CitecheckResult"]
@@ -52,15 +52,7 @@ class CitecheckEvaluator(BaseEvaluator):
     """
 
     def __init__(self, verifier: Verifier | Mapping[str, Any] | None = None) -> None:
-        if verifier is None:
-            verifier = Verifier()
-        elif isinstance(verifier, Mapping):
-            verifier = Verifier(**verifier)
-        elif not isinstance(verifier, Verifier):
-            raise ConfigError(
-                f"verifier must be a Verifier or its options, not {type(verifier).__name__}"
-            )
-        self.verifier = verifier
+        self.verifier = as_verifier(verifier)
 
     def _get_prompts(self) -> dict[str, Any]:
         return {}  # no LLM, no prompt

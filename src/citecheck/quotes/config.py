@@ -103,5 +103,21 @@ class QuoteConfig:
         """Options from a ``.toml``, ``.yaml`` / ``.yml`` or ``.json`` file."""
         return cls.from_mapping(read_options(path))
 
+    @classmethod
+    def merged(cls, config: object, options: Mapping[str, Any]) -> QuoteConfig:
+        """``config`` (a :class:`QuoteConfig`, a mapping, a file path or ``None``) with the
+        keyword ``options`` over it: how every door that takes quote options reads them."""
+        if isinstance(config, QuoteConfig):
+            base = config.to_dict()
+        elif isinstance(config, str | Path):
+            base = cls.from_file(config).to_dict()
+        elif config is None or isinstance(config, Mapping):
+            base = dict(config or {})
+        else:
+            raise ConfigError(
+                f"config must be a QuoteConfig, a mapping or a file path, not {config!r}"
+            )
+        return cls.from_mapping({**base, **options})
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

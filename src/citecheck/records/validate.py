@@ -169,6 +169,22 @@ class RecordConfig:
         """Options from a ``.toml`` or ``.json`` (or ``.yaml``) file."""
         return cls.from_mapping(read_options(path))
 
+    @classmethod
+    def merged(cls, config: object, options: Mapping[str, Any]) -> RecordConfig:
+        """``config`` (a :class:`RecordConfig`, a mapping, a file path or ``None``) with the
+        keyword ``options`` over it: how every door that takes record options reads them."""
+        if isinstance(config, RecordConfig):
+            base = config.to_dict()
+        elif isinstance(config, str | Path):
+            base = cls.from_file(config).to_dict()
+        elif config is None or isinstance(config, Mapping):
+            base = dict(config or {})
+        else:
+            raise ConfigError(
+                f"config must be a RecordConfig, a mapping or a file path, not {config!r}"
+            )
+        return cls.from_mapping({**base, **options})
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -316,7 +332,7 @@ def _prepared(
 ) -> tuple[RecordConfig, SemanticValidator]:
     """The options and the validator of a run from record ``start``, after the checks every
     run makes before it loads a model."""
-    settings = _settings(config, options)
+    settings = RecordConfig.merged(config, options)
     if isinstance(records, str | bytes) or not isinstance(records, Sequence):
         raise InputError(f"records must be a list of objects, got {type(records).__name__}")
     if not 0 <= start <= len(records):
@@ -344,13 +360,6 @@ def _judge(
             yield _judged(index, record, settings, validator)
             if progress is not None:
                 progress(index + 1, len(records))
-
-
-def _settings(
-    config: RecordConfig | Mapping[str, Any] | None, options: Mapping[str, Any]
-) -> RecordConfig:
-    base = config.to_dict() if isinstance(config, RecordConfig) else dict(config or {})
-    return RecordConfig.from_mapping({**base, **options})
 
 
 def default_embedder(settings: RecordConfig) -> Embedder:
