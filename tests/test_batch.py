@@ -116,6 +116,15 @@ def test_answers_against_shared_sources_and_bad_settings() -> None:
         verifier.report(frame)
 
 
+def test_the_report_of_answers_keeps_their_pass_policy() -> None:
+    lenient = BatchVerifier(
+        "answers", sources={"m": "They did not approve the budget."}, accept=["verified", "partial"]
+    )
+    checked = lenient(pd.DataFrame({"answer": ['"They did approve the budget" [[m]]']}))
+    assert list(checked["citecheck_outcome"]) == ["PASS"]
+    assert lenient.report(checked).outcome == "PASS"
+
+
 def test_options_may_come_from_a_file(tmp_path: Path) -> None:
     options = tmp_path / "quotes.json"
     options.write_text(json.dumps({"match_threshold": 0.95}), encoding="utf-8")

@@ -51,7 +51,7 @@ from citecheck.errors import (
     MissingDependencyError,
 )
 from citecheck.model import Result
-from citecheck.report import Report
+from citecheck.report import DEFAULT_ACCEPTED, Report
 
 if TYPE_CHECKING:
     import pandas
@@ -156,8 +156,10 @@ class BatchVerifier:
             for text in table["citecheck_results"]
             for data in json.loads(text)
         ]
-        kind = "verify" if self.kind == "answers" else self.kind
-        return Report(tuple(results), kind=kind, count_once=self.kind == "records")
+        if self.kind == "answers":  # the pass policy the rows were judged by
+            accepted = self.settings.get("accept", DEFAULT_ACCEPTED)
+            return Report(tuple(results), kind="verify", accepted=frozenset(accepted))
+        return Report(tuple(results), kind=self.kind, count_once=self.kind == "records")
 
     # -- the doors ----------------------------------------------------------------------------
 
