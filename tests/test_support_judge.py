@@ -326,7 +326,7 @@ def test_the_meaning_guard_stands_above_the_model(
     assessor = SupportAssessor(HashingEmbedder(), gate=0.0, judge_decides=True)
     assessed = assessor.assess(claim, Document("d", PASSAGE), None)
     assert assessed is not None
-    assert assessed.score > 0.9
+    assert assessed.carried or assessed.score > 0.9  # a carried claim is not shown to the judge
     assert assessed.grade is not Grade.SUPPORTED
     assert assessed.conflicts
     result = Verifier(embedder=HashingEmbedder()).verify(f"{claim} [[d]]", [Document("d", PASSAGE)])

@@ -34,6 +34,7 @@ from citecheck.documents import Document
 from citecheck.documents.files import decode_text, load_paths
 from citecheck.embedders.sentence_transformers import DEFAULT_MODEL
 from citecheck.errors import CitecheckError
+from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.verification.verifier import Verifier
 
 if TYPE_CHECKING:
@@ -74,7 +75,9 @@ def _parser() -> argparse.ArgumentParser:
         help="which source each number [n] cites, e.g. 1=smith.pdf,2=lee.md (default: the "
         "text's reference list, else the order of the sources, with a warning)",
     )
-    verify.add_argument("--threshold", type=float, default=0.8, help="fuzzy similarity (0.8)")
+    verify.add_argument(
+        "--threshold", type=float, default=WORDS_VERIFIED, help="fuzzy similarity (0.8)"
+    )
     verify.add_argument("--exact-only", action="store_true", help="no fuzzy matching")
     verify.add_argument(
         "--matchers",

@@ -25,35 +25,50 @@ check, while a false claim wrongly verified is the one error a verifier must not
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import pairwise
 
 from citecheck.judging.meaning import (
-    NEGATIONS,
     STOP_WORDS,
     comparable_words,
     fold_letters,
     opposite_words,
 )
+from citecheck.language.lexicon import (
+    FEW_QUANTIFIERS,
+    MOST_QUANTIFIERS,
+    NEGATIONS,
+    PARTIAL_QUANTIFIERS,
+    UNIVERSAL_QUANTIFIERS,
+    ZERO_QUANTIFIERS,
+    entity_kind,
+    function_words,
+    guess_language,
+    number_words_as_digits,
+)
 from citecheck.language.numbers import NUMBER_WORDS, Quantity
 from citecheck.language.quantities import quantities_in, stated_quantities
 from citecheck.language.text import SIGN, normalize
 
-__all__ = ["claim_conflicts", "denied_before", "denies"]
+__all__ = [
+    "CARRIED_WORDS",
+    "carried_by",
+    "carried_clauses",
+    "carries",
+    "claim_conflicts",
+    "claim_language",
+    "denied_before",
+    "denies",
+    "sentence_stems",
+]
 
 _CLAUSE_END = re.compile(
     r"[,;:.!?()\[\]]|\b(?:but|whereas|while|although|though|however|yet|except|unlike)\b"
 )
-_UNIVERSAL = frozenset(
-    "all every each always everyone everybody everything entire entirely whole completely "
-    "totally invariably universally".split()
-)
-_PARTIAL = frozenset(
-    "some several few many most mostly often sometimes occasionally rarely seldom usually "
-    "partly partially majority minority half certain various generally frequently typically "
-    "largely".split()
-)
+_UNIVERSAL = UNIVERSAL_QUANTIFIERS
+_PARTIAL = PARTIAL_QUANTIFIERS
 _STEM = 5  # "reduced" and "reduction" share "reduc": a stem that needs no language
 _SCOPE = 2  # the content words a negation applies to
 _ADDITIVE = [["only"], ["just"], ["merely"], ["simply"]]
@@ -102,16 +117,95 @@ def claim_conflicts(
     around = normalize(nearby) if nearby else said
     ours, theirs = _clauses(own), _clauses(around)
     stems = frozenset().union(*(_stems(clause) for clause in ours))
+    # A claim in another language than its source shares few words with it: its negations
+    # are held against the passage the scorer chose, and so are its quantifiers and words of
+    # direction when no clause of the source shares a word with them.
+    crossed = not quotation and guess_language(own) != guess_language(said)
+    passage_clauses = _clauses(said)
+    limits = {id(c): _limit(part) for c, part in zip(theirs, _clause_texts(around), strict=True)}
+    limits.update(
+        {id(c): _limit(part) for c, part in zip(passage_clauses, _clause_texts(said), strict=True)}
+    )
     conflicts = _number_conflicts(claim, said, around)
-    conflicts.extend(_negation_conflicts(ours, theirs, stems, scoped=quotation))
+    if crossed:
+        conflicts.extend(_crossed_negation_conflicts(ours, passage_clauses))
+    else:
+        conflicts.extend(_negation_conflicts(ours, theirs, stems, scoped=quotation))
     for clause in ours:  # each clause of the claim against the source clauses closest to it
-        closest = _closest(theirs, _stems(clause))
-        conflicts.extend(_quantifier_conflicts(clause, closest))
+        closest = _closest(theirs, _stems(clause)) or (passage_clauses if crossed else [])
+        conflicts.extend(_quantifier_conflicts(clause, closest, [limits[id(c)] for c in closest]))
         conflicts.extend(_opposite_conflicts(clause, closest))
     conflicts.extend(_symbol_conflicts(own, said))
     conflicts.extend(_version_conflicts(own, around))
+    if not quotation:
+        conflicts.extend(_entity_conflicts(claim, nearby or passage))
     noun = "quote" if quotation else "claim"
     return [conflict.replace("the claim", f"the {noun}") for conflict in dict.fromkeys(conflicts)]
+
+
+CARRIED_WORDS = 3
+"""The fewest content words a claim must have for one sentence to carry it: "It rose" is
+carried by too many sentences to say anything."""
+
+
+def carries(claim: str, sentence: str) -> bool:
+    """Whether ``sentence`` carries ``claim``: every content word of the claim (by its stem,
+    so inflected forms count) stands in the sentence, the words of each clause of the claim in
+    the sentence's order (clauses may be reordered, function words changed), and the claim has
+    at least :data:`CARRIED_WORDS` of them. Numbers, negations and quantifiers are not content
+    words: whether the claim changes them is :func:`claim_conflicts`' question, which a carried
+    claim must still answer with nothing."""
+    clauses = carried_clauses(claim)
+    language = claim_language(claim)
+    return clauses is not None and carried_by(clauses, sentence_stems(sentence, language))
+
+
+def carried_clauses(claim: str) -> list[tuple[str, ...]] | None:
+    """The stems of the content words of each clause of ``claim``, in order; ``None`` when
+    it has fewer than :data:`CARRIED_WORDS` in all. The function words of the claim's language
+    (:func:`~citecheck.language.lexicon.function_words`) are no content words."""
+    own = normalize(claim)
+    language = guess_language(own)
+    clauses = [tuple(_ordered_stems(clause, language)) for clause in _clauses(own)]
+    clauses = [clause for clause in clauses if clause]
+    return clauses if sum(len(c) for c in clauses) >= CARRIED_WORDS else None
+
+
+def carried_by(clauses: list[tuple[str, ...]], theirs: tuple[str, ...]) -> bool:
+    """Whether the stems ``theirs`` of a sentence hold each clause's stems in order."""
+    present = frozenset(theirs)
+    for clause in clauses:
+        if not present.issuperset(clause):
+            return False
+        at = -1
+        for stem in clause:
+            at = next((i for i in range(at + 1, len(theirs)) if theirs[i] == stem), -2)
+            if at == -2:
+                return False
+    return True
+
+
+def sentence_stems(sentence: str, language: str = "en") -> tuple[str, ...]:
+    """The stems of a sentence's content words, in order (:func:`carried_by` reads them),
+    with the function words of ``language`` (the claim's) left out."""
+    return _sentence_stems(normalize(sentence), language)
+
+
+def claim_language(claim: str) -> str:
+    """The language :func:`carried_clauses` reads ``claim`` in."""
+    return guess_language(normalize(claim))
+
+
+def _ordered_stems(words: list[str], language: str) -> list[str]:
+    function = function_words(language)
+    return [
+        _stem(word) for word in words if _content(word) and len(word) > 2 and word not in function
+    ]
+
+
+@lru_cache(maxsize=8192)
+def _sentence_stems(normalized: str, language: str) -> tuple[str, ...]:
+    return tuple(_ordered_stems(comparable_words(normalized), language))
 
 
 def _closest(clauses: list[list[str]], stems: frozenset[str]) -> list[list[str]]:
@@ -242,6 +336,83 @@ def _negation_conflicts(
     return list(dict.fromkeys(conflicts))
 
 
+def _crossed_negation_conflicts(claim: list[list[str]], passage: list[list[str]]) -> list[str]:
+    """A negation on one side only, for a claim in another language than its source: the
+    words a negation applies to cannot be matched across languages, so the claim and the
+    passage the scorer chose must both deny or both affirm ("werd zonder menselijke
+    annotatoren geannoteerd" against "annotated by human annotators")."""
+    ours = [clause[index] for clause in claim for index, _ in _negated(clause)]
+    theirs = [clause[index] for clause in passage for index, _ in _negated(clause)]
+    if ours and not theirs:
+        return [f"the claim has the negation {ours[0]!r}, which the source does not"]
+    if theirs and not ours:
+        return [f"the source has the negation {theirs[0]!r}, which the claim does not"]
+    return []
+
+
+_TOKENS = re.compile(r"[^\W_][\w'\u2019-]*")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
+_LONGEST_NAME = 3  # words a replaced name may span on either side
+
+
+def _entity_conflicts(claim: str, source: str) -> list[str]:
+    """A name the claim puts where its source has another name: of the same kind ("an Irish
+    record label" against "an American record label": nationalities, countries, languages,
+    months, weekdays; :data:`~citecheck.language.lexicon.ENTITY_KINDS`), or any name the
+    source writes with a capital inside a sentence, where the claim has other words in its
+    place with the same words on both sides ("signed by Smith in 2010" against "signed by
+    Jones in 2010"). The claim's own capitals are not read, so its case changes nothing."""
+    ours = [word.casefold() for word in _TOKENS.findall(normalize(claim))]
+    mine = set(ours)
+    found = []
+    sentences = [part for part in _SENTENCE_END.split(source) if part.strip()]
+    theirs_all = {word.casefold() for word in _TOKENS.findall(source)}
+    for word in dict.fromkeys(ours):
+        kind = entity_kind(word)
+        if kind is None or word in theirs_all:
+            continue
+        other = sorted(w for w in theirs_all - mine if entity_kind(w) == kind)
+        if other:
+            found.append(f"the claim says {word!r} where the source says {other[0]!r}")
+    best = max(sentences, key=lambda sentence: _shared(ours, sentence), default="")
+    if not best or 2 * _shared(ours, best) < len(set(ours) - STOP_WORDS):
+        return found
+    written = _TOKENS.findall(best)
+    theirs = [word.casefold() for word in written]
+    names = {
+        index
+        for index, word in enumerate(written)
+        if index and word[:1].isupper() and not written[index - 1].endswith((".", ":"))
+    }
+    blocks = SequenceMatcher(None, ours, theirs, autojunk=False).get_opcodes()
+    for position, (tag, i1, i2, j1, j2) in enumerate(blocks):
+        if tag != "replace" or i2 - i1 > _LONGEST_NAME or j2 - j1 > _LONGEST_NAME:
+            continue
+        before = position > 0 and blocks[position - 1][0] == "equal"
+        after = position + 1 < len(blocks) and blocks[position + 1][0] == "equal"
+        said, instead = ours[i1:i2], theirs[j1:j2]
+        named = [written[j] for j in range(j1, j2) if j in names]
+        if (
+            before
+            and after
+            and named
+            and not set(said) & set(theirs)
+            and not set(said) & (STOP_WORDS | _AUXILIARIES)
+            and not any(entity_kind(w) for w in said)  # a kind's swap is named above
+        ):
+            found.append(
+                f"the claim says {' '.join(said)!r} where the source names {' '.join(named)!r}"
+            )
+        del instead
+    return found
+
+
+def _shared(words: list[str], sentence: str) -> int:
+    """How many of the content ``words`` stand in ``sentence``."""
+    theirs = {word.casefold() for word in _TOKENS.findall(sentence)}
+    return len((set(words) - STOP_WORDS) & theirs)
+
+
 def _scopes(clause: list[str]) -> list[tuple[str, str, tuple[str, ...]]]:
     """Each negation of a clause, with the stem of the first content word it applies to and
     the stems of the first few, in order ("not only" adds, and is no negation)."""
@@ -320,15 +491,36 @@ def _said(stems: Collection[str], clauses: list[list[str]]) -> str:
     return " ".join(list(words)[:_SCOPE]) or "nothing said"
 
 
-def _quantifier_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]:
-    """A universal quantifier in the claim where the clauses about it limit the statement; a
-    word of count ("one", "half", "doubled", "thousands") the claim says and they do not."""
+def _quantifier_conflicts(
+    claim: list[str], closest: list[list[str]], limits: Sequence[tuple[float, str] | None] = ()
+) -> list[str]:
+    """A universal quantifier in the claim where the clauses about it limit the statement (a
+    word such as "some", or a share: "87 percent", "a third", "4 of 5"); "most" where they give
+    under half, "few" where they give over half; a word of count ("one", "half", "doubled",
+    "thousands") the claim says and they do not."""
     said = {word for clause in closest for word in clause}
+    shares = [limit for limit in limits if limit is not None]
     conflicts = []
     universal = [word for word in claim if word in _UNIVERSAL]
-    if universal and not said & _UNIVERSAL and said & _PARTIAL:
-        limited = ", ".join(repr(word) for word in sorted(said & _PARTIAL))
-        conflicts.append(f"the claim says {universal[0]!r} where the source says {limited}")
+    if universal and not said & _UNIVERSAL:
+        limited = [repr(word) for word in sorted(said & _PARTIAL)]
+        limited += [repr(written) for share, written in shares if share < 1]
+        limited = list(dict.fromkeys(limited))
+        if limited:
+            conflicts.append(
+                f"the claim says {universal[0]!r} where the source says {', '.join(limited)}"
+            )
+    most = [word for word in claim if word in MOST_QUANTIFIERS]
+    few = [word for word in claim if word in FEW_QUANTIFIERS]
+    for words, under in ((most, True), (few, False)):
+        against = [written for share, written in shares if (share < 0.5 if under else share > 0.5)]
+        if words and against:
+            shown = ", ".join(repr(w) for w in against)
+            conflicts.append(f"the claim says {words[0]!r} where the source says {shown}")
+    zero = [word for word in claim if word in ZERO_QUANTIFIERS]
+    if zero and any(share > 0 for share, _ in shares):
+        shown = ", ".join(repr(written) for share, written in shares if share > 0)
+        conflicts.append(f"the claim says {zero[0]!r} where the source says {shown}")
     for index, word in enumerate(claim):
         one_of = word == "one" and claim[index + 1 : index + 2] == ["of"]  # "one of them"
         if word == "once" and not _counting_once(claim, index):
@@ -338,6 +530,52 @@ def _quantifier_conflicts(claim: list[str], closest: list[list[str]]) -> list[st
             shown = ", ".join(repr(w) for w in theirs) or "no such word"
             conflicts.append(f"the claim says {word!r} where the source says {shown}")
     return conflicts
+
+
+_PERCENT = re.compile(
+    r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s*(?:%|per ?cent\b|procent\b|prozent\b|pour ?cent\b"
+    r"|por ?ciento\b)"
+)
+_OUT_OF = re.compile(
+    r"(?<![\d.,])(\d+)\s+(?:out of|of|in|van|von|sur|de)\s+(?:the |de |die |les |los )?(\d+)\b"
+)
+_FRACTION = re.compile(
+    r"\b(?:(?P<n>\d|a|one|two|three|een|twee|ein|eine|zwei|un|une|deux|una|dos)\s+)?"
+    r"(?P<d>half|halves|third|thirds|quarter|quarters|fifth|fifths|helft|derde|kwart"
+    r"|hälfte|drittel|viertel|moitié|tiers|quart|mitad|tercio|cuarto)\b"
+)
+_FRACTION_VALUES = {
+    "half": 2, "halves": 2, "helft": 2, "hälfte": 2, "moitié": 2, "mitad": 2,
+    "third": 3, "thirds": 3, "derde": 3, "drittel": 3, "tiers": 3, "tercio": 3,
+    "quarter": 4, "quarters": 4, "kwart": 4, "viertel": 4, "quart": 4, "cuarto": 4,
+    "fifth": 5, "fifths": 5,
+}  # fmt: skip
+_NUMERATORS = {"two": 2, "twee": 2, "zwei": 2, "deux": 2, "dos": 2, "three": 3}
+
+
+def _limit(clause: str) -> tuple[float, str] | None:
+    """The share of a whole a source clause gives, with how it writes it: "87 percent"
+    (0.87), "4 of 5" (0.8), "a third" (0.33); ``None`` when it gives none."""
+    fraction = _FRACTION.search(clause)  # before the number words turn "thirds" into "3rds"
+    digits = number_words_as_digits(clause)
+    for match in _PERCENT.finditer(digits):
+        value = float(match[1].replace(",", "."))
+        if value <= 100:
+            return value / 100, match[0].strip()
+    for match in _OUT_OF.finditer(digits):
+        part, whole = int(match[1]), int(match[2])
+        if 0 <= part <= whole and whole > 1:
+            return part / whole, match[0].strip()
+    if fraction is not None and fraction["d"] in _FRACTION_VALUES:
+        written = fraction["n"] or ""
+        numerator = int(written) if written.isdigit() else _NUMERATORS.get(written, 1)
+        return min(1.0, numerator / _FRACTION_VALUES[fraction["d"]]), fraction[0].strip()
+    return None
+
+
+def _clause_texts(text: str) -> list[str]:
+    """The clauses of :func:`_clauses` as text, in the same order."""
+    return [part for part in _CLAUSE_END.split(text) if part.strip()]
 
 
 _VERSIONED = re.compile(r"\b([^\W\d_]{2,})[-\u2010\u2011](\d+(?:\.\d+)*)\b")

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from citecheck.language.lexicon import AGENT_PAIRS, DIRECTION_PAIRS, NEGATIONS
 from citecheck.language.numbers import (
     NUMBER_WORDS,
     PERIODS,
@@ -41,12 +42,6 @@ __all__ = [
 _CONTEXT_CHARS = 80
 
 _TOKEN = re.compile(r"\w+(?:'\w+)?")
-NEGATIONS = frozenset(
-    "not no never none nor nothing nobody nowhere neither without cannot cant dont doesnt "
-    "didnt isnt arent wasnt werent wont wouldnt shouldnt couldnt hasnt havent hadnt mustnt "
-    "neednt kein keine keinen keinem keiner keines nicht nichts nie niemals niemand nirgends "
-    "weder niet geen nooit niets niemand nergens pas jamais rien aucun aucune".split()
-)
 
 
 def negation_counts(text: str) -> Counter[str]:
@@ -339,8 +334,11 @@ _ANTONYMS = (
     ("big", "small"), ("wide", "narrow"), ("deep", "shallow"), ("thick", "thin"),
     ("male", "female"), ("upper", "lower"), ("hot", "cold"), ("young", "old"),
     ("rich", "poor"), ("support", "oppos"), ("sooner", "later"),
+    *DIRECTION_PAIRS, *AGENT_PAIRS,
 )  # fmt: skip
-"""Stems of words with opposite meanings; the rest of both words must be a common ending."""
+"""Stems of words with opposite meanings; the rest of both words must be a common ending.
+The pairs of direction ("slower" / "speed up") and of who did it ("automatically" /
+"human") are :mod:`citecheck.language.lexicon`'s."""
 
 
 def _by_initial(pairs: tuple[tuple[str, str], ...]) -> dict[str, list[tuple[str, str]]]:
@@ -353,7 +351,9 @@ def _by_initial(pairs: tuple[tuple[str, str], ...]) -> dict[str, list[tuple[str,
 
 
 _ANTONYMS_BY_INITIAL = _by_initial(_ANTONYMS)
-_ENDINGS = frozenset({"", *"e y ed d er ier est iest ing s es ly ily ally al ion ions ity".split()})
+_ENDINGS = frozenset(
+    {"", *"e y ed d er ier est iest ing s es ly ily ally ic ically al ion ions ity".split()}
+)
 
 
 def comparable_words(text: str) -> list[str]:

@@ -46,7 +46,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
-from citecheck.judging.guard import claim_conflicts
+from citecheck.judging import verdict
+from citecheck.judging.guard import (
+    carried_by,
+    carried_clauses,
+    claim_conflicts,
+    claim_language,
+    sentence_stems,
+)
 from citecheck.judging.judges import judge_many
 from citecheck.judging.support_judge import (
     FOCUSED_WINDOWS,
@@ -63,8 +70,9 @@ from citecheck.judging.support_model import (
     neighbourhood,
     support_signals,
 )
+from citecheck.judging.thresholds import CONTRADICTION, COSINE_BANDS, JUDGE_BANDS, WORDS_VERIFIED
 from citecheck.language.chunking import Chunk, chunk_text
-from citecheck.language.text import WORD, normalize
+from citecheck.language.text import WORD, normalize, sentence_spans
 from citecheck.matchers.embedding import EmbeddingMatcher
 from citecheck.matchers.fuzzy import FuzzyMatcher
 from citecheck.model import Evidence, Span
@@ -73,7 +81,16 @@ if TYPE_CHECKING:
     from citecheck.language.tokens import TokenBudget
     from citecheck.protocols import Embedder, Judge
 
-__all__ = ["PRESELECT", "Assessment", "Grade", "SupportAssessor", "conflicts_at", "word_coverage"]
+__all__ = [
+    "PRESELECT",
+    "Assessment",
+    "Grade",
+    "SupportAssessor",
+    "carried_at",
+    "conflicts_at",
+    "neighbour_conflicts",
+    "word_coverage",
+]
 
 _CONTENT_WORD = re.compile(r"\w{4,}")
 PRESELECT = 16
@@ -81,8 +98,8 @@ PRESELECT = 16
 (:mod:`citecheck.matchers.preselect`); a shorter source is embedded whole. On the five claim
 sets 12, 16, 24 and 32 grade alike (balanced accuracy within 0.001 of each other,
 docs/benchmarks.md); 16 halves the first claim's time against a long source."""
-_JUDGE_THRESHOLDS = (0.5, 0.25)  # (supported, partial) of a judge's probability
-_COSINE_THRESHOLDS = (0.6, 0.4)  # of the bare cosine, with ``model=None``
+_JUDGE_THRESHOLDS = JUDGE_BANDS  # (supported, partial) of a judge's probability
+_COSINE_THRESHOLDS = COSINE_BANDS  # of the bare cosine, with ``model=None``
 
 
 class Grade(Enum):
@@ -107,6 +124,9 @@ class Assessment:
     contradicted: float | None = None
     """The trained judge's probability that the passage contradicts the claim (``None`` when
     it did not read the claim)."""
+    carried: bool = False
+    """Whether one sentence of the place carries the claim's words (:func:`carried_at`): the
+    verdict then rests on that sentence alone, the first evidence."""
 
 
 class SupportAssessor:
@@ -133,7 +153,7 @@ class SupportAssessor:
         gate: float = CASCADE_GATE,
         judge_decides: bool = False,
         preselect: int | None = PRESELECT,
-        fuzzy_threshold: float = 0.8,
+        fuzzy_threshold: float = WORDS_VERIFIED,
     ) -> None:
         if judge == "auto":
             judge = None if embedder is None else default_judge()
@@ -195,15 +215,26 @@ class SupportAssessor:
         holds a word to compare with (:meth:`readable`). A batch of claims is embedded in one
         call, each document's chunks once."""
         best: list[tuple[Document, tuple[Evidence, ...]] | None] = [None] * len(claims)
-        for document in self.readable(documents):
+        readable = self.readable(documents)
+        carriers = [_first_carrier(claim, readable) for claim in claims]
+        for document in readable:
             for index, found in enumerate(self._ranked(claims, document, None)):
                 held = best[index]
                 if found and (held is None or _closeness(found[0]) > _closeness(held[1][0])):
                     best[index] = (document, found)
-        return [
-            None if held is None else self._assessed(claim, held[1], held[0], None)
-            for claim, held in zip(claims, best, strict=True)
-        ]
+        assessed: list[Assessment | None] = []
+        for claim, held, carrier in zip(claims, best, carriers, strict=True):
+            if carrier is not None and held is not None:
+                document, evidence = carrier
+                found = held[1] if held[0] is document else self._ranked([claim], document, None)[0]
+                assessed.append(
+                    self._carried(claim, evidence, found or (evidence,), document, None)
+                )
+            else:
+                assessed.append(
+                    None if held is None else self._assessed(claim, held[1], held[0], None)
+                )
+        return assessed
 
     def readable(self, documents: Sequence[Document]) -> list[Document]:
         """The documents with a word in the chunks compared with a claim: a source of nothing
@@ -252,6 +283,9 @@ class SupportAssessor:
     ) -> Assessment:
         """The grade of ``claim`` from its candidate passages ``found`` (best first) in
         ``document``, by the judge, the support model or the bare cosine, then guarded."""
+        carrier = carried_at(claim, document, within)
+        if carrier is not None:
+            return self._carried(claim, carrier, found, document, within)
         if isinstance(self.judge, SupportJudge) and self.matcher is not None:
             cascade = self._cascade if self.judge_decides else self._second_opinion
             return _guarded(cascade(claim, found, document, within), claim, document, within)
@@ -273,6 +307,48 @@ class SupportAssessor:
             )
             return _guarded(assessment, claim, document, within)
         return _guarded(self._by_signals(claim, found, document, within), claim, document, within)
+
+    def _carried(
+        self,
+        claim: str,
+        carrier: Evidence,
+        found: tuple[Evidence, ...],
+        document: Document,
+        within: Span | None,
+    ) -> Assessment:
+        """The grade of a claim that one sentence carries (:func:`carried_at`): supported when
+        the meaning guard finds nothing changed against that sentence, whatever the scores and
+        the judge would say (the judge is not asked: it can misread a sentence shown to it word
+        for word); at most partly supported, with the change named, when it does."""
+        first = self._by_signals(claim, found, document, within)
+        same = next((e for e in found if e.span == carrier.span), None)
+        if same is None:
+            near = next(
+                (e for e in found if e.start < carrier.end and carrier.start < e.end), found[0]
+            )
+            scores = {**near.scores, "carried": 1.0}
+            carrier = replace(carrier, score=near.score, method=near.method, scores=scores)
+        else:
+            carrier = same
+        evidence = (carrier, *(e for e in found if e.span != carrier.span))
+        conflicts = claim_conflicts(claim, carrier.text, carrier.text)
+        where = f"its words stand in the sentence {verdict.where_found(carrier)}"
+        if not conflicts:
+            return Assessment(
+                Grade.SUPPORTED, first.score, evidence, where, first.signals, carried=True
+            )
+        grade = Grade.PARTIAL if first.grade is Grade.SUPPORTED else first.grade
+        if grade is Grade.UNSUPPORTED:
+            grade = Grade.PARTIAL  # its words stand there: the change is what is wrong
+        return Assessment(
+            grade,
+            first.score,
+            evidence,
+            f"{where}, but {'; '.join(conflicts)}",
+            first.signals,
+            conflicts=tuple(conflicts),
+            carried=True,
+        )
 
     def _by_signals(
         self,
@@ -330,7 +406,7 @@ class SupportAssessor:
         }
         window = document.evidence(start, end, round(reading.supported, 4), "judge", scores)
         detail = f"judged support {reading.supported:.0%}"
-        if reading.contradicted >= 0.5:
+        if reading.contradicted >= CONTRADICTION:
             detail += f", contradiction {reading.contradicted:.0%}"
         if reading.note:
             detail += f" ({reading.note})"
@@ -374,7 +450,7 @@ class SupportAssessor:
         if reading.supported >= self.judge.partial:
             detail = f"{first.detail}; {said}{windows}"
             return replace(first, detail=detail, contradicted=reading.contradicted)
-        contradicted = reading.contradicted >= 0.5
+        contradicted = reading.contradicted >= CONTRADICTION
         if contradicted:
             said += f" and contradiction {reading.contradicted:.0%}"
         grade = Grade.UNSUPPORTED if contradicted else Grade.PARTIAL
@@ -444,6 +520,94 @@ def word_coverage(claim: str, passage: str) -> float | None:
         return None
     present = set(_CONTENT_WORD.findall(normalize(passage)))
     return len(words & present) / len(words)
+
+
+CARRIER_LENGTH, CARRIER_SLACK = 4, 200
+"""The longest sentence that can carry a claim: four times the claim's length and 200
+characters; a longer one (a transcript with no full stops) holds too much else."""
+
+
+def carried_at(claim: str, document: Document, within: Span | None = None) -> Evidence | None:
+    """The first sentence of ``document`` (inside ``within``) that carries ``claim``'s words
+    (:func:`~citecheck.judging.guard.carries`), as evidence; ``None`` when none does. A claim
+    copied from its page, reordered, inflected or with its function words changed is carried;
+    a paraphrase in other words is not."""
+    clauses = carried_clauses(claim)
+    if clauses is None:
+        return None
+    needed = frozenset().union(*clauses)
+    language = claim_language(claim)
+    region = within or Span(0, len(document.text))
+    longest = CARRIER_LENGTH * len(claim) + CARRIER_SLACK
+    for start, end, stems in _sentence_index(document.text, language):
+        if end <= region.start or start >= region.end or not needed <= stems.present:
+            continue
+        if end - start > longest:
+            continue  # a run of text with no sentence end says too much to carry one claim
+        start, end = max(start, region.start), min(end, region.end)
+        if carried_by(clauses, sentence_stems(document.text[start:end], language)):
+            return document.evidence(start, end, 1.0, "carried", {"carried": 1.0})
+    return None
+
+
+NEIGHBOUR_SUBJECT = 0.6
+"""The share of a claim's content words a sentence next to its passage must hold to speak of
+the same subject (:func:`neighbour_conflicts`)."""
+
+
+def neighbour_conflicts(
+    claim: str, document: Document, passage: Span, region: Span
+) -> list[tuple[Evidence, list[str]]]:
+    """The sentences of ``region`` next to ``passage`` that speak of the claim's subject (they
+    hold :data:`NEIGHBOUR_SUBJECT` of its content words) and that the meaning guard finds
+    changed against it (a negation, a number, a quantifier, a direction, a name), each with
+    the changes: a claim such a sentence negates, reverses or bounds is not supported by the
+    passage beside it. What a sentence merely lacks ("no such number") is no change."""
+    clauses = carried_clauses(claim) or []
+    stems = frozenset().union(*clauses) if clauses else frozenset()
+    if not stems:
+        return []
+    language = claim_language(claim)
+    found = []
+    for start, end, held in _sentence_index(document.text, language):
+        if end <= region.start or start >= region.end:
+            continue
+        if passage.start <= start and end <= passage.end:
+            continue  # the passage itself: its own guard reads it
+        if len(stems & held.present) < NEIGHBOUR_SUBJECT * len(stems):
+            continue
+        start, end = max(start, region.start), min(end, region.end)
+        text = document.text[start:end]
+        changes = [c for c in claim_conflicts(claim, text, text) if not c.endswith(_ABSENT)]
+        if changes:
+            found.append((document.evidence(start, end, 0.0, "neighbour"), changes))
+    return found
+
+
+_ABSENT = ("no such number", "no such word")
+
+
+def _first_carrier(claim: str, documents: Sequence[Document]) -> tuple[Document, Evidence] | None:
+    for document in documents:
+        carrier = carried_at(claim, document)
+        if carrier is not None:
+            return document, carrier
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Stems:
+    present: frozenset[str]
+
+
+@lru_cache(maxsize=64)
+def _sentence_index(text: str, language: str) -> tuple[tuple[int, int, _Stems], ...]:
+    """Each sentence of a document with the stems of its content words (read for a claim in
+    ``language``), kept for the next claim citing it."""
+    return tuple(
+        (start, end, _Stems(frozenset(sentence_stems(text[start:end], language))))
+        for start, end in sentence_spans(text)
+    )
 
 
 def conflicts_at(

@@ -103,6 +103,19 @@ _UNIT_NAMES = {
     "kcal": "kilocalorie", "mph": "mile per hour",
     "dollar": "dollar", "usd": "dollar", "euro": "euro", "eur": "euro", "gbp": "pound",
     "yen": "yen", "rupee": "rupee", "inr": "rupee",
+    # Dutch, German, French, Spanish (plurals not ending in "s" are listed)
+    "procent": "percent", "prozent": "percent", "pourcent": "percent",
+    "seconde": "second", "seconden": "second", "sekunde": "second", "sekunden": "second",
+    "segundo": "second",
+    "minuut": "minute", "minuten": "minute", "minuto": "minute",
+    "uur": "hour", "uren": "hour", "stunde": "hour", "stunden": "hour", "heure": "hour",
+    "dag": "day", "dagen": "day", "tag": "day", "tage": "day", "tagen": "day", "jour": "day",
+    "dia": "day", "día": "day",
+    "weken": "week", "woche": "week", "wochen": "week", "semaine": "week", "semana": "week",
+    "maand": "month", "maanden": "month", "monat": "month", "monate": "month",
+    "monaten": "month", "mois": "month", "mes": "month", "meses": "month",
+    "jaar": "year", "jaren": "year", "jahr": "year", "jahre": "year", "jahren": "year",
+    "ans": "year", "année": "year", "annee": "year", "año": "year", "ano": "year",
 }  # fmt: skip
 """Units that tell one quantity from another ("6 months" is not "6 weeks"), by their
 canonical name; plurals are read through :func:`_singular`."""

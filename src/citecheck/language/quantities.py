@@ -11,8 +11,10 @@ The rules lean towards keeping a number: a quantity wrongly left out hides a wro
 the user, while a marker wrongly kept only costs a claim its "supported" grade, with a reason
 the user can check. Known limits: a bracket of small integers after a word is taken for a
 marker even when it is a range ("a scale (1-10)"); two numbers in a row read as one with
-its thousands set apart ("Figure 3 100 patients" states 3100); only English number words are
-read.
+its thousands set apart ("Figure 3 100 patients" states 3100). Number words are read in
+English here and in Dutch, German, French and Spanish by the ``text2num`` library
+(:func:`~citecheck.language.lexicon.foreign_digits`), in a text whose language
+:func:`~citecheck.language.lexicon.guess_language` reads as one of them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from citecheck.language.lexicon import foreign_digits, guess_language
 from citecheck.language.numbers import (
     SPACED_THOUSANDS,
     Quantity,
@@ -155,6 +158,7 @@ def stated_quantities(text: str) -> list[Quantity]:
 def quantities_in(own_words: str) -> list[Quantity]:
     """:func:`stated_quantities` of a text already passed through :func:`without_references`
     and normalised, for a caller that needs that text too."""
+    own_words = foreign_digits(own_words, guess_language(own_words))
     plain = SPACED_THOUSANDS.sub(lambda m: m[0].replace(" ", ""), own_words)
     names = [match.span() for match in _NAME.finditer(plain)]  # in order, apart
     ends = [end for _, end in names]

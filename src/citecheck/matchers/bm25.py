@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.documents import Document
 from citecheck.errors import ConfigError, MissingDependencyError
+from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.language.text import WORD, normalize
 from citecheck.matchers.alignment import Alignment, align, widen_to_words
 from citecheck.matchers.exact import ExactMatcher
@@ -444,7 +445,7 @@ class BM25Matcher:
     engine: str = "bm25s"
     k1: float = 1.5
     b: float = 0.4
-    threshold: float = 0.8
+    threshold: float = WORDS_VERIFIED
     candidates: int = 3
     window_size: int | None = None
     _searches: OrderedDict[tuple[Document, int, int, int], WindowSearch] = field(

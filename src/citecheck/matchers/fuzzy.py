@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
+from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.matchers.alignment import Alignment, align, widen_to_words
 from citecheck.matchers.needle import needle, normalized_region
 from citecheck.matchers.word_index import WordIndex, could_hold, is_large
@@ -27,7 +28,7 @@ class FuzzyMatcher:
     characters are similar to something almost anywhere.
     """
 
-    threshold: float = 0.8
+    threshold: float = WORDS_VERIFIED
     min_length: int = 12
     name = "fuzzy"
 

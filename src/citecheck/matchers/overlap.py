@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
+from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.language.text import normalize, sentence_spans
 from citecheck.matchers.needle import normalized_region
 from citecheck.model import Evidence, Span
@@ -55,7 +56,7 @@ class OverlapMatcher:
     ratio. A query with no significant word matches nothing.
     """
 
-    threshold: float = 0.8
+    threshold: float = WORDS_VERIFIED
     name = "overlap"
     _regions: IdentityCache[_Region] = field(
         default_factory=lambda: IdentityCache(_KEPT_REGIONS),

@@ -30,9 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.errors import CitecheckError, InputError
 from citecheck.judging import verdict
-from citecheck.judging.support import conflicts_at
+from citecheck.judging.guard import claim_conflicts
+from citecheck.judging.support import carried_at, conflicts_at, neighbour_conflicts
 from citecheck.judging.support_judge import FOCUSED_WINDOWS, Unread
 from citecheck.judging.support_model import CASCADE_GATE, FITTED_SUPPORT_MODEL, support_signals
+from citecheck.judging.thresholds import CONTRADICTION, COSINE_BANDS, SAME_LANGUAGE
 from citecheck.language.text import WORD, normalize
 from citecheck.locations import Location
 from citecheck.model import Citation, Evidence, Result, Span, Status
@@ -61,10 +63,10 @@ SUPPORT_LABELS = ("supported", "partially supported", "not supported", "contradi
 
 _CANDIDATES = 8
 _ON_PAGE = 3
-_COSINE_BOUNDS = (0.6, 0.4)
+_COSINE_BOUNDS = COSINE_BANDS
 """The support engine's bare-cosine bounds (supported, partial), for a claim in another
 language than its paper, whose words say nothing."""
-_SAME_LANGUAGE = 0.5
+_SAME_LANGUAGE = SAME_LANGUAGE
 """A claim whose words stand in the paper's vocabulary less often than this is read as written
 in another language."""
 _CONTRAST = re.compile(
@@ -159,6 +161,8 @@ class _Judged:
     unread: str = ""
     """Why the trained judge, asked about this passage, could not read it (the signals'
     grade stands, and the reason says so)."""
+    carried: bool = False
+    """The passage is a sentence that carries the claim's words: the verdict rests on it."""
 
     @property
     def would_support(self) -> bool:
@@ -267,6 +271,9 @@ def validate(
     if pages_cited is not None:
         hits = _with_page(library, key, cosines, pages_cited, hits)
     judged = _judge(library, key, claim, cosines, hits, document)
+    carried = _carried(library, key, claim, pages_cited, document, judged)
+    if carried is not None:
+        return _verdict(citation, key, claim, pages_cited, [carried, *judged], document, reviser)
     if not judged:
         message = f"no passage of {key!r} shares a word or a meaning with the claim"
         fix = f"no passage in {key} supports this"
@@ -290,7 +297,9 @@ def _verdict(
     chosen, status, support = _decide(judged, page)
     top = chosen[0]
     correction: Correction | None = None
-    if support == "supported" and status is Status.VERIFIED:
+    if support == "supported" and status is Status.VERIFIED and top.carried:
+        reason = f"supported {_where(top)}: the claim's words stand in that sentence"
+    elif support == "supported" and status is Status.VERIFIED:
         reason = f"supported {_where(top)}: support {top.probability:.0%}"
     elif support == "supported":
         cited = "" if page is None else pages_label(*page)
@@ -350,6 +359,54 @@ def _verdict(
     )
 
 
+def _carried(
+    library: PaperLibrary,
+    key: str,
+    claim: str,
+    pages: tuple[int, int] | None,
+    document: Document,
+    judged: list[_Judged],
+) -> _Judged | None:
+    """The sentence of the cited pages (of the whole paper when none are cited) that carries
+    the claim's words (:func:`~citecheck.judging.support.carried_at`), as the passage the
+    verdict rests on: it supports the claim unless the meaning guard finds a change against
+    that sentence, and then it contradicts it, whatever another passage scores. ``None``
+    when no sentence carries the claim."""
+    region = None
+    if pages is not None:
+        spans = [
+            p
+            for p in library.pages(key)
+            if p.number is not None and pages[0] <= p.number <= pages[1]
+        ]
+        if not spans:
+            return None
+        region = Span(spans[0].start, spans[-1].end)
+    carrier = carried_at(claim, document, region)
+    if carrier is None:
+        return None
+    chunks = library.chunks(key)
+    number = next((n for n, c in enumerate(chunks) if c.start <= carrier.start < c.end), 0)
+    chunk = chunks[number] if chunks else None
+    hit = PaperHit(
+        key,
+        number,
+        carrier.start,
+        carrier.end,
+        carrier.page if carrier.page is not None else (chunk.page_start if chunk else None),
+        carrier.page if carrier.page is not None else (chunk.page_end if chunk else None),
+        chunk.section if chunk else None,
+        " ".join(carrier.text.split()),
+        1.0,
+    )
+    model = FITTED_SUPPORT_MODEL
+    scored = max((j.probability for j in judged if j.hit.chunk == number), default=model.supported)
+    conflicts = tuple(claim_conflicts(claim, carrier.text, carrier.text))
+    return _Judged(
+        hit, max(scored, model.supported), model.supported, model.partial, conflicts, carried=True
+    )
+
+
 def _decide(
     judged: list[_Judged], page: tuple[int, int] | None
 ) -> tuple[list[_Judged], Status, str]:
@@ -359,7 +416,14 @@ def _decide(
     passage of the cited page that supports it decides (a contradiction elsewhere is listed
     as qualifying it); without a page, the closer of the best supporting and the best
     contradicting passage decides. Support only on another page is a wrong location; a
-    passage merely related to the claim makes it partly supported."""
+    passage merely related to the claim makes it partly supported. A sentence that carries
+    the claim's words (:func:`_carried`) decides alone."""
+    carried = [j for j in judged if j.carried]
+    if carried:
+        chosen = carried[0]
+        if chosen.conflicts:
+            return [chosen], Status.PARTIAL, "contradicted"
+        return [chosen], Status.VERIFIED, "supported"
     supporting = [j for j in judged if j.supports]
     contradicting = [j for j in judged if j.contradicts]
     closer_against = bool(
@@ -417,6 +481,13 @@ def _judge(
                 probability, bounds = max(0.0, cosine), _COSINE_BOUNDS
         evidence = document.evidence(hit.start, hit.end, 0.0, "paper")
         found = conflicts_at(claim, evidence, document, span)
+        # the guard reads the passages next to this one too: a sentence beside it that speaks
+        # of the claim's subject and negates, reverses or bounds it keeps this passage from
+        # supporting the claim, and the reason names that sentence
+        for beside, changes in neighbour_conflicts(claim, document, span, around):
+            found.extend(
+                f"{change} (in the passage beside it: {_short(beside.text)})" for change in changes
+            )
         gaps = [c for c in found if c.endswith(_ABSENT)]
         conflicts = tuple(c for c in found if not c.endswith(_ABSENT))
         named = Span(chunks[max(0, hit.chunk - 1)].start, hit.end)  # an antecedent goes before
@@ -471,7 +542,7 @@ def _read_by_judge(
         if reading.supported >= judge.partial:
             out.append(j)
             continue
-        refuted = reading.contradicted >= 0.5
+        refuted = reading.contradicted >= CONTRADICTION
         windows = f"; {reading.note}" if reading.note else ""
         if refuted and not j.conflicts:
             said = (
@@ -546,6 +617,13 @@ def _same_language(claim: str, library: PaperLibrary, key: str) -> bool:
         return True
     vocabulary = library.vocabulary(key)
     return sum(w in vocabulary for w in words) / len(words) >= _SAME_LANGUAGE
+
+
+def _short(text: str, words: int = 12) -> str:
+    """The first ``words`` words of ``text``, quoted, with an ellipsis when cut."""
+    split = text.split()
+    shown = " ".join(split[:words]) + (" …" if len(split) > words else "")
+    return f"“{shown}”"
 
 
 def _where(judged: _Judged) -> str:

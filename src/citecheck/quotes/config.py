@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from citecheck._config import check_keys, read_options
 from citecheck.errors import ConfigError
+from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.matchers.bm25 import ENGINES, TRIM_METHODS
 
 __all__ = ["NODE_TYPE", "QuoteConfig", "TrimMethod"]
@@ -47,7 +48,7 @@ class QuoteConfig:
     trim_padding: int = 30
     min_fuzzy_ratio: float = 0.6
     expand_window_neighbors: int = 1
-    match_threshold: float = 0.8
+    match_threshold: float = WORDS_VERIFIED
     low_match_threshold: float = 0.9
     context_chars: int = 300
     embedding_model: str | None = None

@@ -165,7 +165,15 @@ class QuoteLocator:
         if not tokens or all(t in _STOP_WORDS for t in tokens):
             return self._locate_stop_words(target, corpus)
         pieces = corpus.search(target, tokens)
-        return self._judge(quote, pieces[0] if pieces else None, corpus)
+        best = pieces[0] if pieces else None
+        if best is not None and _verbatim(quote, best):
+            return self._judge(quote, best, corpus)
+        # Exact anywhere beats near somewhere: BM25 and alignment may rank first a near
+        # duplicate of the passage (another licence's "program" for "document"), while the
+        # quote stands word for word in another source.
+        exact = next((p for p in pieces[1:] if _verbatim(quote, p)), None)
+        exact = exact or _standing(target, corpus.documents)
+        return self._judge(quote, exact or best, corpus)
 
     def _judge(self, quote: str, piece: Passage | None, corpus: WindowSearch) -> _Outcome:
         threshold = self.config.match_threshold
@@ -366,6 +374,18 @@ def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     return dot / norm if norm else 0.0
+
+
+def _standing(target: str, documents: Sequence[Document]) -> Passage | None:
+    """Where ``target`` stands verbatim (after normalisation) in ``documents``, first
+    document first; ``None`` when it stands nowhere. The word-pair test of each document rules
+    most of them out before any text is compared."""
+    matcher = ExactMatcher()
+    for document in documents:
+        hits = matcher.find(target, document)
+        if hits:
+            return Passage(document, hits[0].start, hits[0].end, 1.0, 0.0, 0.0, "exact")
+    return None
 
 
 def _verbatim(quote: str, piece: Passage) -> bool:

@@ -50,6 +50,7 @@ from citecheck.judging.support_judge import (
     SupportJudge,
     default_judge,
 )
+from citecheck.judging.thresholds import CONTRADICTION, COVERAGE_BANDS, LABEL_BANDS, WORDS_VERIFIED
 from citecheck.language.text import SURROGATE, WORD
 from citecheck.model import Evidence, Status
 
@@ -67,8 +68,7 @@ __all__ = [
     "label_names",
 ]
 
-_HIGH_COVERAGE = 0.8  # of the citation's words of four letters or more, in the best passage
-_LOW_COVERAGE = 0.2
+_HIGH_COVERAGE, _LOW_COVERAGE = COVERAGE_BANDS  # of the citation's words of 4+ letters
 
 
 class Label(StrEnum):
@@ -147,10 +147,10 @@ class Thresholds:
     likely true, at or above ``likely_true`` (the similarity threshold) likely true, and so on
     down; below ``likely_untrue`` it is very likely untrue."""
 
-    very_likely_true: float = 0.80
-    likely_true: float = 0.60
-    ambiguous: float = 0.40
-    likely_untrue: float = 0.20
+    very_likely_true: float = LABEL_BANDS[0]
+    likely_true: float = LABEL_BANDS[1]
+    ambiguous: float = LABEL_BANDS[2]
+    likely_untrue: float = LABEL_BANDS[3]
 
     def __post_init__(self) -> None:
         bounds = (self.very_likely_true, self.likely_true, self.ambiguous, self.likely_untrue)
@@ -224,7 +224,7 @@ class SemanticValidator:
         min_citation_length_words: int = 3,
         min_chunk_length_chars: int = 20,
         lexical_pass: bool = True,
-        fuzzy_threshold: float = 0.8,
+        fuzzy_threshold: float = WORDS_VERIFIED,
         delimiter: str = "Content from ",
         label_set: str = DEFAULT_LABEL_SET,
         judge: SupportJudge | Literal["auto"] | None = "auto",
@@ -311,6 +311,13 @@ class SemanticValidator:
         names = self.label_names
         reason = f"best match {verdict.located(evidence)} at cosine {score:.2f}: {names[label]}"
         conflict = "; ".join(assessment.conflicts) or None
+        if assessment.carried and not conflict and self.lexical_pass:
+            # one sentence carries the citation's words and the guard finds nothing changed:
+            # it is true as written there, whatever its cosine, and no judge is asked
+            if label not in _TRUE:
+                label = Label.LIKELY_TRUE
+                reason += f"; moved to {names[label]} by the lexical pass: {assessment.detail}"
+            return Validation(label, score, evidence, reason, _offset(evidence, documents))
         if conflict and label in (Label.VERY_LIKELY_TRUE, Label.LIKELY_TRUE):
             label = Label.AMBIGUOUS
             reason += f"; moved to {names[label]} by the meaning guard: {conflict}"
@@ -351,8 +358,9 @@ class SemanticValidator:
         said = f"support {reading.supported:.0%}"
         windows = f" ({reading.note})" if reading.note else ""
         if reading.supported < self.judge.partial:
-            moved = Label.LIKELY_UNTRUE if reading.contradicted >= 0.5 else Label.AMBIGUOUS
-            if reading.contradicted >= 0.5:
+            refuted = reading.contradicted >= CONTRADICTION
+            moved = Label.LIKELY_UNTRUE if refuted else Label.AMBIGUOUS
+            if refuted:
                 said += f", contradiction {reading.contradicted:.0%}"
             return moved, f"{reason}; moved to {names[moved]} by the judge: {said}{windows}"
         return label, f"{reason}; the judge reads {said}{windows}"

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from citecheck._config import check_keys, read_options
 from citecheck.errors import CitecheckError, ConfigError, InputError
 from citecheck.judging import verdict
+from citecheck.judging.thresholds import LABEL_BANDS
 from citecheck.model import Citation, Result, Status
 from citecheck.records.labels import (
     DEFAULT_LABEL_SET,
@@ -98,10 +99,10 @@ class RecordConfig:
     """
 
     model_name: str = "all-MiniLM-L6-v2"
-    similarity_threshold: float = 0.60
-    very_likely_true: float = 0.80
-    ambiguous: float = 0.40
-    likely_untrue: float = 0.20
+    similarity_threshold: float = LABEL_BANDS[1]
+    very_likely_true: float = LABEL_BANDS[0]
+    ambiguous: float = LABEL_BANDS[2]
+    likely_untrue: float = LABEL_BANDS[3]
     min_citation_length_words: int = 3
     min_chunk_length_chars: int = 20
     lexical_pass: bool = True

@@ -20,6 +20,7 @@ from citecheck.documents import Document
 from citecheck.errors import ConfigError, InputError
 from citecheck.judging import verdict
 from citecheck.judging.meaning import differences_at, noun_for
+from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.model import Citation, Evidence, Marker, Reference, Result, Span, Status
 from citecheck.protocols import Index, Matcher, ReferenceCatalog
 from citecheck.references.catalogs import Presence, StructureMap
@@ -110,7 +111,7 @@ class ReferenceVerifier:
         *,
         texts: Mapping[str, str] | None = None,
         matchers: Sequence[str | Matcher] = ("exact", "fuzzy"),
-        threshold: float = 0.8,
+        threshold: float = WORDS_VERIFIED,
         require_citations: bool = False,
         max_range: int = 1000,
         policies: Mapping[str, Policy] = DEFAULT_POLICIES,

@@ -43,6 +43,7 @@ from citecheck.verification.resolution import Resolved, SourceResolver, Unresolv
 if TYPE_CHECKING:
     from citecheck.indexes.corpus import Corpus
 from citecheck.judging.guard import claim_conflicts, denied_before, denies
+from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.language.text import WORD, normalize
 from citecheck.syntax.extract import extract_text
 
@@ -127,7 +128,7 @@ class Verifier:
         matchers: Sequence[str | Matcher] = ("exact", "fuzzy"),
         *,
         syntax: Any = "auto",
-        threshold: float = 0.8,
+        threshold: float = WORDS_VERIFIED,
         accept: Iterable[Status | str] = DEFAULT_ACCEPTED,
         require_citations: bool = False,
         numeric_sources: Mapping[str, str] | Sequence[str] | None = None,
@@ -470,7 +471,11 @@ class Verifier:
             reason = f"{words} there is no text to support it"
             return verdict.result(citation, Status.UNSUPPORTED, reason)
         best = here.evidence[0]
-        sentence = f"the sentence {verdict.where_found(best)} has {here.detail}"
+        sentence = (
+            here.detail
+            if here.carried
+            else f"the sentence {verdict.where_found(best)} has {here.detail}"
+        )
         if here.grade is Grade.SUPPORTED:
             reason = f"the claim is supported {words}: {sentence}"
             return verdict.result(

@@ -1,0 +1,256 @@
+"""The words that carry meaning no score may forgive, in English, Dutch, German, French and
+Spanish: negations, quantifiers, words of direction and of who did it, and the names of
+nationalities, countries and languages. One place, so that the meaning guard, the quote
+comparison and the judge's hard-pair generator read the same words.
+
+Number words are not listed here: English ones are read by :mod:`citecheck.language.numbers`,
+the others by the maintained ``text2num`` library (:func:`foreign_digits`). Which language a
+short text is in is guessed from its function words (:func:`guess_language`): enough to tell a
+Dutch claim from its English source, and nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+__all__ = [
+    "AGENT_PAIRS",
+    "DIRECTION_PAIRS",
+    "ENTITY_KINDS",
+    "FEW_QUANTIFIERS",
+    "LANGUAGES",
+    "MOST_QUANTIFIERS",
+    "NEGATIONS",
+    "PARTIAL_QUANTIFIERS",
+    "UNIVERSAL_QUANTIFIERS",
+    "ZERO_QUANTIFIERS",
+    "entity_kind",
+    "foreign_digits",
+    "function_words",
+    "guess_language",
+    "number_words_as_digits",
+]
+
+LANGUAGES = ("en", "nl", "de", "fr", "es")
+"""The languages whose negations, quantifiers and number words the guard reads."""
+
+NEGATIONS = frozenset(
+    # English
+    "not no never none nor nothing nobody nowhere neither without cannot cant dont doesnt "
+    "didnt isnt arent wasnt werent wont wouldnt shouldnt couldnt hasnt havent hadnt mustnt "
+    "neednt "
+    # German
+    "kein keine keinen keinem keiner keines nicht nichts nie niemals niemand nirgends weder ohne "
+    # Dutch
+    "niet geen nooit niets niemand nergens zonder "
+    # French
+    "pas jamais rien aucun aucune sans "
+    # Spanish
+    "nunca nada nadie ningun ningún ninguno ninguna jamas jamás tampoco".split()
+)
+"""Words that deny, as normalised (case-folded) text has them. French "ne" is left out (its
+"pas", "jamais" or "rien" is counted), and so is Spanish "sin", which English writes for the
+sine."""
+
+UNIVERSAL_QUANTIFIERS = frozenset(
+    "all every each always everyone everybody everything entire entirely whole completely "
+    "totally invariably universally "
+    "alle elk elke ieder iedere iedereen altijd volledig helemaal geheel "
+    "jeder jede jedes jeden jedem immer vollständig vollstandig ganz sämtliche samtliche "
+    "tous toutes tout chaque toujours entièrement entierement complètement completement "
+    "todos todas todo cada siempre completamente totalmente".split()
+)
+"""Words that say "without exception"."""
+
+ZERO_QUANTIFIERS = frozenset(
+    "none nobody nothing never niemand nooit niets keine kein nie niemals nichts aucun aucune "
+    "jamais rien ninguno ninguna nunca nadie nada".split()
+)
+"""Words that say "not one": a count above zero in the source denies them."""
+
+PARTIAL_QUANTIFIERS = frozenset(
+    "some several few many most mostly often sometimes occasionally rarely seldom usually "
+    "partly partially majority minority half certain various generally frequently typically "
+    "largely "
+    "sommige enkele meeste meestal vaak soms deels gedeeltelijk weinig "
+    "einige manche meist meiste meisten oft manchmal teilweise wenige "
+    "quelques certains certaines plupart souvent parfois partiellement "
+    "algunos algunas mayoría mayoria menudo veces parcialmente pocos".split()
+)
+"""Words that limit a statement to part of what it is about."""
+
+MOST_QUANTIFIERS = frozenset(
+    "most mostly majority meeste meestal meisten meist plupart mayoría mayoria".split()
+)
+"""Partial words that say "more than half"."""
+
+FEW_QUANTIFIERS = frozenset("few minority rarely seldom weinig wenige pocos".split())
+"""Partial words that say "fewer than half"."""
+
+DIRECTION_PAIRS = (
+    ("increas", "decreas"), ("increas", "reduc"), ("increas", "drop"), ("increas", "declin"),
+    ("increas", "lower"), ("increas", "cut"), ("rise", "fall"), ("rose", "fell"),
+    ("risen", "fallen"), ("rise", "drop"), ("rose", "dropped"), ("rise", "declin"),
+    ("rose", "declin"), ("grow", "shrink"), ("grew", "shrank"), ("grow", "declin"),
+    ("grew", "declin"), ("expand", "shrink"), ("expand", "contract"), ("gain", "loss"),
+    ("gain", "lost"), ("boost", "reduc"), ("rais", "lower"), ("rais", "reduc"),
+    ("more", "less"), ("more", "fewer"), ("high", "low"), ("fast", "slow"), ("quick", "slow"),
+    ("speed", "slow"), ("acceler", "slow"), ("acceler", "deceler"), ("improv", "degrad"),
+    ("improv", "wors"), ("improv", "deterior"), ("improv", "drop"), ("better", "worse"),
+    ("strength", "weaken"), ("doubl", "halv"), ("up", "down"), ("outperform", "underperform"),
+    ("exceed", "trail"), ("ahead", "behind"), ("larg", "small"), ("great", "small"),
+    ("meer", "minder"), ("hoger", "lager"), ("sneller", "trager"), ("stijg", "daal"),
+    ("steeg", "daald"), ("stijg", "daald"), ("gesteg", "gedaal"), ("toegenomen", "afgenomen"),
+    ("toename", "afname"),
+    ("gestieg", "gesunk"), ("zunahm", "abnahm"), ("zunehm", "abnehm"),
+    ("mehr", "weniger"), ("höher", "niedriger"), ("schneller", "langsamer"), ("stieg", "sank"),
+    ("plus", "moins"), ("augment", "diminu"), ("hausse", "baisse"),
+    ("más", "menos"), ("aument", "disminu"), ("subi", "baj"),
+)  # fmt: skip
+"""Stems of words that say a change in opposite directions ("slower" against "speed up",
+"increase" against "reduce", "rose" against "fell"); the rest of each word must be an ending."""
+
+AGENT_PAIRS = (
+    ("automat", "manual"), ("automat", "human"), ("automat", "annotator"), ("machine", "human"),
+    ("automatisch", "handmatig"), ("automatisch", "menselijk"),
+    ("automatisch", "manuell"), ("automatique", "manuel"), ("automático", "manual"),
+)  # fmt: skip
+"""Stems that say who did something: a machine, or people ("annotated automatically" against
+"annotated by trained human annotators")."""
+
+_NATIONALITIES = (
+    "afghan albanian algerian american andorran angolan argentine argentinian armenian "
+    "australian austrian azerbaijani bahraini bangladeshi belarusian belgian bolivian bosnian "
+    "brazilian british bulgarian burmese cambodian cameroonian canadian chilean chinese "
+    "colombian congolese croatian cuban cypriot czech danish dominican dutch ecuadorian "
+    "egyptian emirati english eritrean estonian ethiopian fijian filipino finnish french "
+    "georgian german ghanaian greek guatemalan haitian honduran hungarian icelandic indian "
+    "indonesian iranian iraqi irish israeli italian ivorian jamaican japanese jordanian "
+    "kazakh kenyan korean kosovar kuwaiti kyrgyz lao latvian lebanese liberian libyan "
+    "lithuanian luxembourgish macedonian malagasy malaysian malian maltese mexican moldovan "
+    "mongolian montenegrin moroccan mozambican namibian nepalese nepali nicaraguan nigerian "
+    "nigerien norwegian omani pakistani palestinian panamanian paraguayan persian peruvian "
+    "polish portuguese qatari romanian russian rwandan saudi scottish senegalese serbian "
+    "singaporean slovak slovenian somali spanish sudanese swedish swiss syrian taiwanese "
+    "tajik tanzanian thai tibetan tunisian turkish turkmen ugandan ukrainian uruguayan "
+    "uzbek venezuelan vietnamese welsh yemeni zambian zimbabwean european african asian "
+    "latin arab arabic hispanic"
+).split()
+_COUNTRIES = (
+    "afghanistan albania algeria america andorra angola argentina armenia australia austria "
+    "azerbaijan bahrain bangladesh belarus belgium bolivia bosnia brazil britain bulgaria "
+    "burma cambodia cameroon canada chile china colombia congo croatia cuba cyprus czechia "
+    "denmark ecuador egypt england eritrea estonia ethiopia fiji finland france georgia "
+    "germany ghana greece guatemala haiti honduras hungary iceland india indonesia iran iraq "
+    "ireland israel italy jamaica japan jordan kazakhstan kenya korea kosovo kuwait "
+    "kyrgyzstan laos latvia lebanon liberia libya lithuania luxembourg macedonia madagascar "
+    "malaysia mali malta mexico moldova mongolia montenegro morocco mozambique myanmar "
+    "namibia nepal netherlands holland nicaragua niger nigeria norway oman pakistan palestine "
+    "panama paraguay persia peru philippines poland portugal qatar romania russia rwanda "
+    "scotland senegal serbia singapore slovakia slovenia somalia spain sudan sweden "
+    "switzerland syria taiwan tajikistan tanzania thailand tibet tunisia turkey turkmenistan "
+    "uganda ukraine uruguay usa uk uzbekistan venezuela vietnam wales yemen zambia zimbabwe "
+    "europe africa asia"
+).split()
+_LANGUAGE_NAMES = (
+    "english dutch german french spanish italian portuguese russian chinese mandarin "
+    "cantonese japanese korean arabic hindi urdu bengali punjabi persian farsi turkish greek "
+    "polish czech swedish norwegian danish finnish hungarian romanian hebrew yiddish swahili "
+    "latin sanskrit tamil telugu malay indonesian vietnamese thai ukrainian catalan basque "
+    "welsh gaelic"
+).split()
+_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+
+ENTITY_KINDS: dict[str, frozenset[str]] = {
+    "nationality": frozenset(_NATIONALITIES),
+    "country": frozenset(_COUNTRIES),
+    "language": frozenset(_LANGUAGE_NAMES),
+    "month": frozenset(_MONTHS),
+    "weekday": frozenset(_WEEKDAYS),
+}
+"""Names of one kind, lower-case: a claim that says one where its source says another of the
+same kind ("an Irish record label" against "an American record label") changes a fact."""
+
+
+def entity_kind(word: str) -> str | None:
+    """The kind of name ``word`` (lower-case) is, from :data:`ENTITY_KINDS`, if any."""
+    for kind, names in ENTITY_KINDS.items():
+        if word in names:
+            return kind
+    return None
+
+
+_FUNCTION_WORDS = {
+    "en": "the of and to is are was were that with for not this by from has have",
+    "nl": "de het een en van niet is zijn werd worden dat met voor op bij naar ook",
+    "de": "der die das und ist nicht mit sind wurde ein eine dem den von zu auf",
+    "fr": "le la les des et est pas une un du dans que pour sur avec sont été",
+    "es": "el la los las y es no una un del en que por con para fue son se",
+}
+_FUNCTION_SETS = {lang: frozenset(words.split()) for lang, words in _FUNCTION_WORDS.items()}
+_MORE_FUNCTION_WORDS = {
+    "nl": "wordt werd worden werden was waren heeft hebben had hadden er te die om aan uit "
+    "als door over bij dan deze dit zo al nog wel",
+    "de": "wird werden wurden war waren hat haben hatte hatten es im am zum zur aus bei als "
+    "durch über dass des einer einen eines",
+    "fr": "a ont était étaient sera il elle ils elles au aux ce cette ces qui se par en "
+    "été être avait avaient",
+    "es": "está están estaba estaban ha han había habían al lo le les su sus este esta "
+    "estos estas como pero sido ser",
+}
+
+
+def function_words(language: str) -> frozenset[str]:
+    """The function words of ``language`` (articles, prepositions, auxiliaries): words whose
+    change does not change what a claim says. Empty for English, whose stop words the guard
+    keeps itself, and for a language it does not know."""
+    if language == "en" or language not in _FUNCTION_SETS:
+        return frozenset()
+    return _FUNCTION_SETS[language] | frozenset(_MORE_FUNCTION_WORDS[language].split())
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=4096)
+def guess_language(text: str) -> str:
+    """The language of ``text`` among :data:`LANGUAGES`, guessed from its function words;
+    ``"en"`` when none of the others has more of them (or the text has none at all)."""
+    words = _LETTERS.findall(text.casefold())
+    if not words:
+        return "en"
+    counts = {lang: sum(w in table for w in words) for lang, table in _FUNCTION_SETS.items()}
+    best = max(counts, key=lambda lang: (counts[lang], lang == "en"))
+    return best if counts[best] > counts["en"] else "en"
+
+
+def foreign_digits(text: str, language: str) -> str:
+    """``text`` with its number words in ``language`` (not English) written in digits, by the
+    ``text2num`` library ("zes maanden" reads "6 maanden"; "een huis" keeps its article:
+    numbers under two are left as words). ``text`` itself when the library is missing or the
+    language is English."""
+    if language == "en":
+        return text
+    return _converted(text, language)
+
+
+def number_words_as_digits(text: str) -> str:
+    """``text`` with its number words written in digits, in the language
+    :func:`guess_language` reads it in, English included ("four of five" reads "4 of 5")."""
+    return _converted(text, guess_language(text))
+
+
+@lru_cache(maxsize=4096)
+def _converted(text: str, language: str) -> str:
+    try:
+        from text_to_num import alpha2digit  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - text2num is a core dependency
+        return text
+    try:
+        return str(alpha2digit(text, language, threshold=2))
+    except Exception:  # a parser failure must not hide the text itself
+        return text
