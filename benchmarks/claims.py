@@ -47,7 +47,6 @@ import dataclasses
 import os
 import platform
 import random
-import re
 import shlex
 import statistics
 import sys
@@ -64,6 +63,7 @@ from citecheck.judging.support import Assessment, Grade, SupportAssessor
 from citecheck.judging.support_judge import Reading, SupportJudge
 from citecheck.judging.support_model import FITTED_SUPPORT_MODEL
 from citecheck.records.labels import Label, SemanticValidator
+from citecheck.testing.twins import CHANGES, NEGATION
 
 PREFETCH = 256  # claims embedded in one batch
 LIMIT_SEED = 20251124  # the generator of the false claims
@@ -137,79 +137,8 @@ def unguarded_scores(
     return scores, [score >= assessor.supported for score in scores]
 
 
-_NUMBER = re.compile(r"(?<![\w.,\-/])\d+(?:[.,]\d+)?(?![\w\-/])")
-_NOT_A_STATEMENT = re.compile(
-    r"[\[(][^\[\]()]{0,40}[\])]"  # a bracket: a reference marker or an author and a year
-    r"|^\s*\d+[.)]|\d+[.)]?\s*$"  # the number of a list item
-    r"|<\|[a-z_]+\|>",  # a citation placeholder
-    re.MULTILINE,
-)
-_NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE
-)
-_DROP_NEGATION = re.compile(
-    r"\b(?:not(?! only\b| just\b| merely\b| simply\b)|never|no) |(?<=\w)n't\b|\bcannot\b",
-    re.IGNORECASE,
-)
-_AUXILIARY = re.compile(
-    r"\b(?:is|was|are|were|can|will|would|could|should|must|may|might|has|have|had|does|did)"
-    r"\b(?! not\b| never\b| only\b| just\b| merely\b| simply\b)(?= \w)",
-    re.IGNORECASE,
-)
-
-
-def changed_number(claim: str, rng: random.Random) -> str | None:
-    """``claim`` with one digit of one number it states changed (a leading digit never to 0,
-    and never into another number the claim holds), or ``None`` when it states none. Numbers
-    in brackets (reference markers, author and year), of list items and of citation
-    placeholders are not statements."""
-    skipped = [m.span() for m in _NOT_A_STATEMENT.finditer(claim)]
-    numbers = [
-        m
-        for m in _NUMBER.finditer(claim)
-        if not any(start <= m.start() < end for start, end in skipped)
-    ]
-    if not numbers:
-        return None
-    match = rng.choice(numbers)
-    held = {m.group() for m in _NUMBER.finditer(claim)}
-    digits = list(match.group())
-    places = [i for i, d in enumerate(digits) if d.isdigit()]
-    for _ in range(20):
-        i = rng.choice(places)
-        allowed = [d for d in "0123456789" if d != digits[i] and (d != "0" or i != places[0])]
-        changed = [*digits[:i], rng.choice(allowed or ["1"]), *digits[i + 1 :]]
-        if "".join(changed) not in held:
-            return claim[: match.start()] + "".join(changed) + claim[match.end() :]
-    return None
-
-
-def added_negation(claim: str, rng: random.Random) -> str | None:
-    """``claim`` with ``not`` added after an auxiliary verb, when it has no negation (never
-    before "only", "just", "merely" or "simply": "not only" adds, it does not deny)."""
-    auxiliaries = list(_AUXILIARY.finditer(claim))
-    if _NEGATION.search(claim) or not auxiliaries:
-        return None
-    match = rng.choice(auxiliaries)
-    return claim[: match.end()] + " not" + claim[match.end() :]
-
-
-def dropped_negation(claim: str, rng: random.Random) -> str | None:
-    """``claim`` with one negation dropped (``not``, ``never``, ``no``, ``n't``, ``cannot``;
-    not the "not" of "not only", which adds rather than denies)."""
-    negations = list(_DROP_NEGATION.finditer(claim))
-    if not negations:
-        return None
-    match = rng.choice(negations)
-    kept = "can" if match.group().lower() == "cannot" else ""
-    return claim[: match.start()] + kept + claim[match.end() :]
-
-
-CHANGES: dict[str, Callable[[str, random.Random], str | None]] = {
-    "number changed": changed_number,
-    "negation added": added_negation,
-    "negation dropped": dropped_negation,
-}
+CLASSIC = {kind: CHANGES[kind] for kind in ("number changed", "negation added", "negation dropped")}
+"""The changes this benchmark has always reported; ``benchmarks/falsify.py`` reports them all."""
 
 
 def falsified(pairs: Sequence[cd.ClaimPair], seed: str) -> dict[str, list[cd.ClaimPair]]:
@@ -228,12 +157,12 @@ def falsified(pairs: Sequence[cd.ClaimPair], seed: str) -> dict[str, list[cd.Cla
     for pair in pairs:
         if not pair.supported:
             continue
-        for kind, change in CHANGES.items():
+        for kind, change in CLASSIC.items():
             claim = change(pair.claim, rng)
             if claim is None or claim == pair.claim:
                 continue
             if kind == "negation dropped":
-                said = _NEGATION.search(pair.evidence) is not None
+                said = NEGATION.search(pair.evidence) is not None
                 kind += ", evidence negates" if said else ", evidence has no negation"
             out[kind].append(dataclasses.replace(pair, claim=claim, supported=False))
     return out

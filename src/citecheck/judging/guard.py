@@ -43,6 +43,7 @@ from citecheck.language.lexicon import (
     PARTIAL_QUANTIFIERS,
     UNIVERSAL_QUANTIFIERS,
     ZERO_QUANTIFIERS,
+    direction,
     entity_kind,
     function_words,
     guess_language,
@@ -502,7 +503,8 @@ def _quantifier_conflicts(
     shares = [limit for limit in limits if limit is not None]
     conflicts = []
     universal = [word for word in claim if word in _UNIVERSAL]
-    if universal and not said & _UNIVERSAL:
+    theirs = [word for clause in closest for word in clause if word in _UNIVERSAL]
+    if universal and (not theirs or (len(universal) > len(theirs) and said - set(claim))):
         limited = [repr(word) for word in sorted(said & _PARTIAL)]
         limited += [repr(written) for share, written in shares if share < 1]
         limited = list(dict.fromkeys(limited))
@@ -629,7 +631,25 @@ def _opposite_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]
         )
         if other is not None:
             conflicts.append(f"the claim says {word!r} where the source says {other!r}")
+    conflicts.extend(_direction_conflicts(claim, said))
     return conflicts
+
+
+def _direction_conflicts(claim: list[str], said: set[str]) -> list[str]:
+    """A word of the claim that says up (or down) where the closest clauses say only the
+    other way, in other words ("slower" against "speed up", "decreases" against "higher"):
+    :func:`~citecheck.language.lexicon.direction`."""
+    theirs: dict[int, list[str]] = {1: [], -1: []}
+    for word in sorted(said):
+        sign = direction(word)
+        if sign:
+            theirs[sign].append(word)
+    conflicts = []
+    for word in dict.fromkeys(claim):
+        sign = direction(word)
+        if sign and word not in said and theirs[-sign] and not theirs[sign]:
+            conflicts.append(f"the claim says {word!r} where the source says {theirs[-sign][0]!r}")
+    return conflicts[:1]
 
 
 def _letters_of(word: str) -> str:

@@ -17,6 +17,7 @@ from functools import lru_cache
 __all__ = [
     "AGENT_PAIRS",
     "DIRECTION_PAIRS",
+    "DOWN_STEMS",
     "ENTITY_KINDS",
     "FEW_QUANTIFIERS",
     "LANGUAGES",
@@ -24,7 +25,9 @@ __all__ = [
     "NEGATIONS",
     "PARTIAL_QUANTIFIERS",
     "UNIVERSAL_QUANTIFIERS",
+    "UP_STEMS",
     "ZERO_QUANTIFIERS",
+    "direction",
     "entity_kind",
     "foreign_digits",
     "function_words",
@@ -111,6 +114,47 @@ DIRECTION_PAIRS = (
 """Stems of words that say a change in opposite directions ("slower" against "speed up",
 "increase" against "reduce", "rose" against "fell"); the rest of each word must be an ending."""
 
+UP_STEMS = (
+    "increas", "rise", "rose", "risen", "rising", "grow", "grew", "higher", "highest", "more",
+    "greater", "larger", "gain", "boost", "rais", "expand", "acceler", "faster", "quicker",
+    "speed", "improv", "better", "doubl", "tripl", "exceed", "outperform", "strength", "up",
+    "meer", "hoger", "stijg", "steeg", "gesteg", "toegenomen", "toename", "sneller",
+    "mehr", "höher", "stieg", "gestieg", "zunahm", "zunehm", "schneller",
+    "augment", "hausse", "aument", "más", "subi",
+)  # fmt: skip
+DOWN_STEMS = (
+    "decreas", "reduc", "fall", "fell", "fallen", "falling", "drop", "declin", "lower",
+    "lowest", "less", "fewer", "smaller", "loss", "lost", "cut", "shrink", "shrank", "contract",
+    "deceler", "slower", "slow", "wors", "degrad", "deterior", "halv", "underperform",
+    "weaken", "down", "diminish",
+    "minder", "lager", "daal", "gedaal", "afgenomen", "afname", "trager",
+    "weniger", "niedriger", "sank", "gesunk", "abnahm", "abnehm", "langsamer",
+    "diminu", "baisse", "moins", "disminu", "menos", "baj",
+)  # fmt: skip
+"""Stems of words that say "up" (more, faster, better) and "down" (less, slower, worse): a
+claim that says one where its source says the other, and not the same, reverses a change
+("slower" against "speed up", "decreases" against "higher levels")."""
+_DIRECTION_ENDINGS = frozenset(
+    "e s es ed d er est ing ion ions ment ments ly ily ally ish ened en end ende t te ten de "
+    "den ung ungen".split()
+) | {""}
+
+
+def direction(word: str) -> int:
+    """+1 for a word that says up, -1 for one that says down (:data:`UP_STEMS`,
+    :data:`DOWN_STEMS`: the rest of the word must be an ending), 0 for any other word."""
+    return _direction(word)
+
+
+@lru_cache(maxsize=65_536)
+def _direction(word: str) -> int:
+    for sign, stems in ((1, UP_STEMS), (-1, DOWN_STEMS)):
+        for stem in stems:
+            if word.startswith(stem) and word[len(stem) :] in _DIRECTION_ENDINGS:
+                return sign
+    return 0
+
+
 AGENT_PAIRS = (
     ("automat", "manual"), ("automat", "human"), ("automat", "annotator"), ("machine", "human"),
     ("automatisch", "handmatig"), ("automatisch", "menselijk"),
@@ -160,9 +204,8 @@ _LANGUAGE_NAMES = (
     "latin sanskrit tamil telugu malay indonesian vietnamese thai ukrainian catalan basque "
     "welsh gaelic"
 ).split()
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
+_MONTHS = "january february april june july september october november december".split()
+""""May", "March" and "August" are left out: as "may", "march" and "august" they are words."""
 _WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 
 ENTITY_KINDS: dict[str, frozenset[str]] = {

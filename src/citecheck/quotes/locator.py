@@ -166,8 +166,8 @@ class QuoteLocator:
             return self._locate_stop_words(target, corpus)
         pieces = corpus.search(target, tokens)
         best = pieces[0] if pieces else None
-        if best is not None and _verbatim(quote, best):
-            return self._judge(quote, best, corpus)
+        if not self.config.trim_spans or (best is not None and _verbatim(quote, best)):
+            return self._judge(quote, best, corpus)  # untrimmed: the windows were asked for
         # Exact anywhere beats near somewhere: BM25 and alignment may rank first a near
         # duplicate of the passage (another licence's "program" for "document"), while the
         # quote stands word for word in another source.
