@@ -22,7 +22,7 @@ from citecheck.language.numbers import (
     spelled_numbers,
     unit_named,
 )
-from citecheck.language.text import SIGN, normalize
+from citecheck.language.text import CJK, SIGN, normalize
 
 __all__ = [
     "NEGATIONS",
@@ -41,7 +41,8 @@ __all__ = [
 
 _CONTEXT_CHARS = 80
 
-_TOKEN = re.compile(r"\w+(?:'\w+)?")
+_TOKEN = re.compile(rf"[^\W{CJK}]+(?:'[^\W{CJK}]+)?|[{CJK}]")
+"""A word: a Chinese or Japanese character is one (they are written without spaces)."""
 
 
 def negation_counts(text: str) -> Counter[str]:
@@ -402,13 +403,22 @@ _LOOK_ALIKE_RUNS = tuple(
 """Runs of letters that OCR reads as one letter (rn/m, cl/d, vv/w, ii/u, ri/n), folded."""
 
 
+_CYRILLIC_LOOK_ALIKES = str.maketrans(
+    {"а": "a", "е": "e", "ё": "e", "о": "o", "р": "p", "с": "c", "х": "x", "у": "y", "к": "k",
+     "і": "i", "ј": "j", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w"}
+)  # fmt: skip
+"""Cyrillic letters that look like Latin ones, which OCR (and a typist's keyboard) put in
+each other's place: "Pоссия" with a Latin P and "Россия" fold alike."""
+
+
 def fold_letters(word: str) -> str:
     """``word`` with its accents dropped and each letter that OCR confuses with another
-    folded to one form: "c1ass" and "class" fold alike."""
+    folded to one form: "c1ass" and "class" fold alike, and so do a Cyrillic word and the same
+    word with Latin look-alikes in it ("сила" and "cила")."""
     if word.isascii():
         return word.translate(_LOOK_ALIKE_LETTERS)
     bare = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-    return bare.translate(_LOOK_ALIKE_LETTERS)
+    return bare.translate(_CYRILLIC_LOOK_ALIKES).translate(_LOOK_ALIKE_LETTERS)
 
 
 _FOLDED_STOP_WORDS = frozenset(fold_letters(word) for word in STOP_WORDS)

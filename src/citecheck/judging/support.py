@@ -45,6 +45,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from citecheck.documents import Document
+from citecheck.embedders.scale import embedder_name, on_support_scale
 from citecheck.errors import ConfigError
 from citecheck.judging import verdict
 from citecheck.judging.guard import (
@@ -72,6 +73,7 @@ from citecheck.judging.support_model import (
 )
 from citecheck.judging.thresholds import CONTRADICTION, COSINE_BANDS, JUDGE_BANDS, WORDS_VERIFIED
 from citecheck.language.chunking import Chunk, chunk_text
+from citecheck.language.lexicon import LANGUAGE_NAMES, guess_language
 from citecheck.language.text import WORD, normalize, sentence_spans
 from citecheck.matchers.embedding import EmbeddingMatcher
 from citecheck.matchers.fuzzy import FuzzyMatcher
@@ -360,8 +362,19 @@ class SupportAssessor:
         """The grade of the support model over the best sentence's signals, or of its bare
         cosine (``model=None``), before the meaning guard."""
         best = found[0]
-        cosine = _closeness(best)
+        cosine = self._on_scale(_closeness(best))
         signals = support_signals(claim, Span(best.start, best.end), document.text, cosine, within)
+        languages = guess_language(normalize(claim)), guess_language(normalize(best.text))
+        if self.model is not None and languages[0] != languages[1]:
+            # the claim's words cannot stand in a source in another language: the cosine (on
+            # MiniLM's scale) alone grades it, at the bare-cosine bands, as the papers do
+            ours, theirs = (LANGUAGE_NAMES.get(code, code) for code in languages)
+            detail = (
+                f"cosine {cosine:.2f}, graded by the cosine alone (the claim is in {ours}, the "
+                f"source in {theirs}: their words cannot be compared)"
+            )
+            grade = _grade(cosine, *COSINE_BANDS)
+            return Assessment(grade, max(0.0, cosine), found, detail, signals)
         if self.model is None:
             assessment = Assessment(
                 self._grade(cosine), cosine, found, f"cosine {cosine:.2f}", signals
@@ -374,6 +387,13 @@ class SupportAssessor:
             )
             assessment = Assessment(self._grade(probability), probability, found, detail, signals)
         return assessment
+
+    def _on_scale(self, cosine: float) -> float:
+        """A cosine of this assessor's embedder on MiniLM's scale, the scale the support
+        model was fitted on (:func:`~citecheck.embedders.scale.on_support_scale`)."""
+        if self.matcher is None:
+            return cosine
+        return on_support_scale(cosine, embedder_name(self.matcher.embedder))
 
     def _cascade(
         self,

@@ -35,6 +35,7 @@ from typing import Any
 from citecheck.errors import BackendError, ConfigError, ModelFileError
 from citecheck.judging.cross_encoder import OnnxCrossEncoder
 from citecheck.judging.windows import Sentences, shared_words
+from citecheck.language.lexicon import language_counts
 from citecheck.language.tokens import TokenBudget
 
 __all__ = [
@@ -59,23 +60,6 @@ source."""
 
 _KEPT_PASSAGES = 64  # passages whose sentences are kept measured
 _MIN_ROOM = 16  # tokens of evidence a window must hold beside the claim
-_ENGLISH = frozenset(
-    "the of and to in is was that for it with as on by be are this at from or an were which has "
-    "have had not but its their they been also than more can after all who one his her there "
-    "when into other these only may about between most such many some them would should could "
-    "our we he she what do does did no over both each".split()
-)
-_OTHER = (
-    frozenset(  # frequent words of German, Dutch, French, Spanish, Italian, Portuguese
-        "der die das und ist nicht ein eine mit von zu den dem auf für sich auch wurde werden sind "
-        "de het een van en niet met voor zijn dat wordt werd ook bij naar "
-        "le la les et est une des du dans pour pas que qui sur sont avec par "
-        "el los las y es una del en por con para se como más fue "
-        "il di che è della per non sono gli nel "
-        "o os da em um uma não com por para são".split()
-    )
-    - _ENGLISH
-)
 _LETTERS = re.compile(r"[^\W\d_]+")
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 _FEW_WORDS = 6  # a text this short is not judged by its language
@@ -287,16 +271,17 @@ class SupportJudge:
 def looks_english(text: str) -> bool:
     """Whether ``text`` reads as English, or at least not as another language: most of its
     letters are Latin, and it has no more frequent words of German, Dutch, French, Spanish,
-    Italian or Portuguese than of English (a text of fewer than six words always passes: a
-    name, a number, a title)."""
-    words = [w.lower() for w in _LETTERS.findall(text)]
+    Italian or Portuguese than of English (:func:`~citecheck.language.lexicon.language_counts`;
+    a text of fewer than six words always passes: a name, a number, a title)."""
+    words = _LETTERS.findall(text)
     if len(words) < _FEW_WORDS:
         return True
     letters = sum(len(w) for w in words)
     if len(_LATIN.findall(text)) < letters / 2:
         return False
-    other = sum(w in _OTHER for w in words)
-    return other < 2 or other <= sum(w in _ENGLISH for w in words)
+    counts = language_counts(text)
+    other = max(n for lang, n in counts.items() if lang != "en")
+    return other <= counts["en"] or (other < 2 and counts["en"] > 0)
 
 
 @cache

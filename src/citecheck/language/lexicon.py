@@ -21,6 +21,7 @@ __all__ = [
     "ENTITY_KINDS",
     "FEW_QUANTIFIERS",
     "LANGUAGES",
+    "LANGUAGE_NAMES",
     "MOST_QUANTIFIERS",
     "NEGATIONS",
     "PARTIAL_QUANTIFIERS",
@@ -32,11 +33,17 @@ __all__ = [
     "foreign_digits",
     "function_words",
     "guess_language",
+    "language_counts",
     "number_words_as_digits",
 ]
 
 LANGUAGES = ("en", "nl", "de", "fr", "es")
 """The languages whose negations, quantifiers and number words the guard reads."""
+LANGUAGE_NAMES = {
+    "en": "English", "nl": "Dutch", "de": "German", "fr": "French", "es": "Spanish",
+    "it": "Italian", "pt": "Portuguese",
+}  # fmt: skip
+"""What the reasons call each language :func:`guess_language` tells apart."""
 
 NEGATIONS = frozenset(
     # English
@@ -50,7 +57,9 @@ NEGATIONS = frozenset(
     # French
     "pas jamais rien aucun aucune sans "
     # Spanish
-    "nunca nada nadie ningun ningún ninguno ninguna jamas jamás tampoco".split()
+    "nunca nada nadie ningun ningún ninguno ninguna jamas jamás tampoco "
+    # Chinese and Japanese (each character is a word of its own)
+    "不 没 未 无 無".split()
 )
 """Words that deny, as normalised (case-folded) text has them. French "ne" is left out (its
 "pas", "jamais" or "rien" is counted), and so is Spanish "sin", which English writes for the
@@ -228,13 +237,24 @@ def entity_kind(word: str) -> str | None:
 
 
 _FUNCTION_WORDS = {
-    "en": "the of and to is are was were that with for not this by from has have",
-    "nl": "de het een en van niet is zijn werd worden dat met voor op bij naar ook",
-    "de": "der die das und ist nicht mit sind wurde ein eine dem den von zu auf",
-    "fr": "le la les des et est pas une un du dans que pour sur avec sont été",
-    "es": "el la los las y es no una un del en que por con para fue son se",
+    "en": "the of and to in is was that for it with as on by be are this at from or an were "
+    "which has have had not but its their they been also than more can after all who one his "
+    "her there when into other these only may about between most such many some them would "
+    "should could our we he she what do does did no over both each",
+    "nl": "de het een en van niet is zijn werd worden dat met voor op bij naar ook wordt door",
+    "de": "der die das und ist nicht mit sind wurde werden ein eine dem den von zu auf für sich "
+    "auch",
+    "fr": "le la les des et est pas une un du dans que qui pour sur avec sont été par",
+    "es": "el la los las y es no una un del en que por con para fue son se como más",
+    "it": "il di che è della per non sono gli nel",
+    "pt": "o os da em um uma não com por para são",
 }
+"""Frequent words of each language, by which :func:`guess_language` tells them apart."""
 _FUNCTION_SETS = {lang: frozenset(words.split()) for lang, words in _FUNCTION_WORDS.items()}
+_FUNCTION_SETS = {
+    lang: words if lang == "en" else words - _FUNCTION_SETS["en"]
+    for lang, words in _FUNCTION_SETS.items()
+}
 _MORE_FUNCTION_WORDS = {
     "nl": "wordt werd worden werden was waren heeft hebben had hadden er te die om aan uit "
     "als door over bij dan deze dit zo al nog wel",
@@ -253,20 +273,26 @@ def function_words(language: str) -> frozenset[str]:
     keeps itself, and for a language it does not know."""
     if language == "en" or language not in _FUNCTION_SETS:
         return frozenset()
-    return _FUNCTION_SETS[language] | frozenset(_MORE_FUNCTION_WORDS[language].split())
+    return _FUNCTION_SETS[language] | frozenset(_MORE_FUNCTION_WORDS.get(language, "").split())
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
 @lru_cache(maxsize=4096)
-def guess_language(text: str) -> str:
-    """The language of ``text`` among :data:`LANGUAGES`, guessed from its function words;
-    ``"en"`` when none of the others has more of them (or the text has none at all)."""
+def language_counts(text: str) -> dict[str, int]:
+    """How many words of ``text`` are frequent words of each language (:data:`_FUNCTION_WORDS`:
+    English, Dutch, German, French, Spanish, Italian, Portuguese)."""
     words = _LETTERS.findall(text.casefold())
-    if not words:
-        return "en"
-    counts = {lang: sum(w in table for w in words) for lang, table in _FUNCTION_SETS.items()}
+    return {lang: sum(w in table for w in words) for lang, table in _FUNCTION_SETS.items()}
+
+
+def guess_language(text: str) -> str:
+    """The language of ``text`` guessed from its frequent words (:func:`language_counts`):
+    the language with most of them, ``"en"`` when no other has more than English (or the text
+    has none at all). A guess for telling a Dutch claim from its English source, nothing more;
+    a text in another script is not told apart here."""
+    counts = language_counts(text)
     best = max(counts, key=lambda lang: (counts[lang], lang == "en"))
     return best if counts[best] > counts["en"] else "en"
 

