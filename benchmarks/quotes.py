@@ -944,6 +944,31 @@ def named_drops(cases: list[Case], run: Run) -> int:
     return count
 
 
+WHOLE_PASSAGE = 0.9
+"""The share of its passage the span of a partial quote must cover to count as showing it."""
+
+
+def partial_spans(cases: list[Case], run: Run) -> tuple[int, int]:
+    """Of the ``word_dropped`` quotes that came back partial, how many were given a span that
+    covers at least :data:`WHOLE_PASSAGE` of the passage they came from, and how many came
+    back partial at all: a partial verdict must show the reader the whole passage, not the
+    part of it before the dropped word."""
+    covered = partial = 0
+    for case, prediction in zip(cases, run.predictions, strict=False):
+        if prediction.status != Status.PARTIAL.value or prediction.start is None:
+            continue
+        partial += 1
+        assert prediction.end is not None
+        best = 0.0
+        for doc, start, end in case.places:
+            if doc != prediction.doc or end <= start:
+                continue
+            overlap = min(end, prediction.end) - max(start, prediction.start)
+            best = max(best, overlap / (end - start))
+        covered += best >= WHOLE_PASSAGE
+    return covered, partial
+
+
 def failures(cases: list[Case], run: Run, docs: dict[str, str]) -> list[dict[str, Any]]:
     """citecheck's misses: noise quotes not located, reject quotes verified."""
     out = []
@@ -1086,6 +1111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if variant == "word_dropped":
             named = {name: named_drops(variant_cases, runs[name]) for name in runs}
             named[MARKER] = named_drops(variant_cases, marked)
+            spans = {name: partial_spans(variant_cases, runs[name]) for name in runs}
+            spans[MARKER] = partial_spans(variant_cases, marked)
         ours = results["citecheck"][variant]
         print(f"  {variant}: {ours.n} quotes, citecheck {ours.per_second:,.0f}/s", file=sys.stderr)
     for name, scores in results.items():
@@ -1097,6 +1124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         "\n### word_dropped: partial, naming the dropped word\n\n"
         + "\n".join(f"- {name}: {count} of {dropped}" for name, count in named.items())
+    )
+    print(
+        f"\n### word_dropped: partial, with a span over ≥ {WHOLE_PASSAGE:.0%} of the passage\n\n"
+        + "\n".join(f"- {name}: {c} of {n} partial" for name, (c, n) in spans.items())
     )
     summary, met = targets(results)
     print(f"\n### targets\n\n{summary}\n\n### citecheck misses ({len(misses)}; examples)\n")
@@ -1114,6 +1145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "targets_met": met,
             "citecheck_misses": misses,
             "word_dropped_named": named,
+            "word_dropped_partial_spans": spans,
         }
         args.out.write_text(json.dumps(payload, indent=2, ensure_ascii=False), encoding="utf-8")
     return 0

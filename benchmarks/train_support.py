@@ -15,7 +15,7 @@ log of the probability of *either* failing class (:class:`EitherFailingLoss`), s
 "not supported" without guessing which kind.
 
 Evidence longer than the model reads beside the claim is cut into sentence windows by the
-judge's own :func:`citecheck.judging.windows.sentence_windows`, and the pair is trained on the
+judge's own :func:`citecheck.judging.judge_windows.sentence_windows`, and the pair is trained on the
 window that shares the most words with the claim, the window the judge would rank first.
 
 Held out. A seeded 5 % of every source (at least 200 pairs) is never trained on, and
@@ -180,7 +180,7 @@ def split(pairs: Sequence[Pair], caps: dict[str, int], seed: int) -> tuple[list[
 
 def windowed(pairs: Sequence[Pair], tokenizer: Any, max_length: int) -> list[Pair]:
     """Each pair with its evidence cut to the window the judge would rank first."""
-    from citecheck.judging.windows import best_window, sentence_windows
+    from citecheck.judging.judge_windows import best_window, sentence_windows
     from citecheck.language.tokens import TokenBudget
 
     def token_spans(texts: Sequence[str]) -> list[list[tuple[int, int]]]:
@@ -373,7 +373,7 @@ def onnx_probabilities(
 ) -> tuple[Any, list[int]]:
     """P(class) from the ONNX file, as the shipped judge reads it, for the pairs it reads
     whole, and their indices (a claim too long for the model is left out)."""
-    from citecheck.judging.cross_encoder import OnnxCrossEncoder
+    from citecheck.judging.onnx_pair_classifier import OnnxCrossEncoder
 
     judge = OnnxCrossEncoder(path, tokenizer_file, max_length=max_length, temperature=temperature)
     whole = [i for i, p in enumerate(pairs) if judge.fits(p.evidence, p.claim)]

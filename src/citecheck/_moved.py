@@ -36,6 +36,8 @@ MOVED = {
     "citecheck.verifier": "citecheck.verification.verifier",
     "citecheck.resolution": "citecheck.verification.resolution",
     "citecheck.semantic": "citecheck.records.labels",
+    "citecheck.judging.cross_encoder": "citecheck.judging.onnx_pair_classifier",
+    "citecheck.judging.windows": "citecheck.judging.judge_windows",
 }
 """Old module name → where it lives now."""
 

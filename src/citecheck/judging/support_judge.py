@@ -2,13 +2,13 @@
 
 A small cross-encoder (all-MiniLM-L6-v2 fine-tuned on public NLI and fact-checking pairs by
 ``benchmarks/train_support.py``), shipped as an int8 ONNX file in ``citecheck/judging/weights``
-and run by :class:`~citecheck.judging.cross_encoder.OnnxCrossEncoder` (the ``judge`` extra:
+and run by :class:`~citecheck.judging.onnx_pair_classifier.OnnxCrossEncoder` (the ``judge`` extra:
 onnxruntime and tokenizers, no PyTorch, nothing downloaded). Unlike the embedding cosine, it
 reads the claim and the passage together, so "over six months" against "over three months"
 is a contradiction to it, not a near match.
 
 A passage longer than the model reads beside the claim is cut into sentence windows
-(:func:`~citecheck.judging.windows.sentence_windows`); every window is scored, up to
+(:func:`~citecheck.judging.judge_windows.sentence_windows`); every window is scored, up to
 ``max_windows`` of them (those overlapping the caller's ``focus`` spans first, then those
 sharing the most words with the claim, when there are more), and the window with the highest
 probability of support decides. citecheck's doors read one window, the one holding the
@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from citecheck.errors import BackendError, ConfigError, ModelFileError
-from citecheck.judging.cross_encoder import OnnxCrossEncoder
-from citecheck.judging.windows import Sentences, shared_words
+from citecheck.judging.onnx_pair_classifier import OnnxCrossEncoder
+from citecheck.judging.judge_windows import Sentences, shared_words
 from citecheck.language.lexicon import language_counts
 from citecheck.language.tokens import TokenBudget
 

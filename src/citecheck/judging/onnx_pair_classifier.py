@@ -5,7 +5,7 @@ PyTorch, nothing downloaded. It reads pairs of texts and answers the probabiliti
 classes, softened by the temperature fitted on held-out training data
 (``benchmarks/train_support.py``). It never cuts a pair silently: callers ask
 :meth:`OnnxCrossEncoder.fits` first, or read :meth:`OnnxCrossEncoder.token_spans` to cut windows
-that fit (:mod:`citecheck.judging.windows`).
+that fit (:mod:`citecheck.judging.judge_windows`).
 """
 
 from __future__ import annotations
