@@ -459,4 +459,5 @@ def test_a_claim_is_embedded_once(tmp_path: Path, paper: Path) -> None:
     embedder.texts.clear()
     library.validate("stoker2022", "Managers delegate more at home.", 1)
     library.cite("stoker2022", "annotation time")
-    assert embedder.texts == ["Managers delegate more at home.", "annotation time"]
+    # embedded once each, in lower case (a claim's capitals change nothing)
+    assert embedder.texts == ["managers delegate more at home.", "annotation time"]

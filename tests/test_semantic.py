@@ -41,15 +41,16 @@ from citecheck.testing import HashingEmbedder, MatcherConformance  # noqa: E402
 
 class Scripted:
     """An embedder whose cosine with every source sentence is chosen per query text: source
-    texts map to e1, a query listed in ``cosines`` to a unit vector at that cosine to e1."""
+    texts map to e1, a query listed in ``cosines`` to a unit vector at that cosine to e1
+    (claims are embedded in lower case, so queries are looked up in lower case)."""
 
     def __init__(self, cosines: dict[str, float]) -> None:
-        self.cosines = cosines
+        self.cosines = {text.lower(): cosine for text, cosine in cosines.items()}
         self.texts: list[str] = []
 
     def _vector(self, text: str) -> list[float]:
-        if text in self.cosines:
-            c = self.cosines[text]
+        if text.lower() in self.cosines:
+            c = self.cosines[text.lower()]
             return [c, math.sqrt(max(0.0, 1 - c * c)), 0.0]
         return [1.0, 0.0, 0.0]
 

@@ -74,7 +74,7 @@ from citecheck.judging.support_model import (
 from citecheck.judging.thresholds import CONTRADICTION, COSINE_BANDS, JUDGE_BANDS, WORDS_VERIFIED
 from citecheck.language.chunking import Chunk, chunk_text
 from citecheck.language.lexicon import LANGUAGE_NAMES, guess_language
-from citecheck.language.text import WORD, normalize, sentence_spans
+from citecheck.language.text import WORD, normalize, sentence_spans, uncased
 from citecheck.matchers.embedding import EmbeddingMatcher
 from citecheck.matchers.fuzzy import FuzzyMatcher
 from citecheck.model import Evidence, Span
@@ -264,7 +264,7 @@ class SupportAssessor:
         chunking (an embedder that notes the texts it is asked for), never from a second copy
         of it."""
         if self.matcher is not None:
-            self.matcher.prefetch([*self._chunk_texts(documents), *claims])
+            self.matcher.prefetch([*self._chunk_texts(documents), *map(uncased, claims)])
 
     def _chunk_texts(self, documents: Sequence[Document]) -> list[str]:
         """The texts the matcher embeds for ``documents``, without embedding them."""
@@ -511,7 +511,9 @@ class SupportAssessor:
     ) -> list[tuple[Evidence, ...]]:
         """Each claim's candidate passages in ``within`` of ``document``, best first."""
         if self.matcher is not None:
-            return [tuple(found) for found in self.matcher.rank_many(claims, document, within)]
+            # a claim is embedded in lower case: its capitals never change a verdict
+            ranked = self.matcher.rank_many([uncased(c) for c in claims], document, within)
+            return [tuple(found) for found in ranked]
         return [
             _by_shared_words(claim, document, within, self.candidates, self.min_chunk_length_chars)
             for claim in claims
@@ -580,9 +582,10 @@ def neighbour_conflicts(
 ) -> list[tuple[Evidence, list[str]]]:
     """The sentences of ``region`` next to ``passage`` that speak of the claim's subject (they
     hold :data:`NEIGHBOUR_SUBJECT` of its content words) and that the meaning guard finds
-    changed against it (a negation, a number, a quantifier, a direction, a name), each with
-    the changes: a claim such a sentence negates, reverses or bounds is not supported by the
-    passage beside it. What a sentence merely lacks ("no such number") is no change."""
+    changed against it (a negation, a quantifier, a direction, a name), each with the changes:
+    a claim such a sentence negates, reverses or bounds is not supported by the passage beside
+    it. What a sentence merely lacks ("no such number") is no change, and neither is another
+    number (:data:`_OTHER_NUMBER`)."""
     clauses = carried_clauses(claim) or []
     stems = frozenset().union(*clauses) if clauses else frozenset()
     if not stems:
@@ -598,13 +601,21 @@ def neighbour_conflicts(
             continue
         start, end = max(start, region.start), min(end, region.end)
         text = document.text[start:end]
-        changes = [c for c in claim_conflicts(claim, text, text) if not c.endswith(_ABSENT)]
+        changes = [
+            c
+            for c in claim_conflicts(claim, text, text)
+            if not c.endswith(_ABSENT) and not c.startswith(_OTHER_NUMBER)
+        ]
         if changes:
             found.append((document.evidence(start, end, 0.0, "neighbour"), changes))
     return found
 
 
 _ABSENT = ("no such number", "no such word")
+_OTHER_NUMBER = "the claim has the number"
+"""A sentence beside the passage that gives another number usually counts something else
+("a group of 40 annotators" beside "annotated by 32 of them"): a number is held to the passage
+itself, a negation, a direction, a quantifier or a name to its neighbours too."""
 
 
 def _first_carrier(claim: str, documents: Sequence[Document]) -> tuple[Document, Evidence] | None:

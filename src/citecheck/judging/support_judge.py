@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from citecheck.errors import BackendError, ConfigError, ModelFileError
-from citecheck.judging.onnx_pair_classifier import OnnxCrossEncoder
 from citecheck.judging.judge_windows import Sentences, shared_words
+from citecheck.judging.onnx_pair_classifier import OnnxCrossEncoder
 from citecheck.language.lexicon import language_counts
 from citecheck.language.tokens import TokenBudget
 

@@ -35,6 +35,7 @@ __all__ = [
     "normalize",
     "pair_hashes",
     "sentence_spans",
+    "uncased",
     "without_surrogates",
 ]
 
@@ -45,6 +46,16 @@ SIGNS = "<>≤≥±‰%$€£¥"
 """Signs that carry meaning words do not: a comparison, a percent, a currency."""
 SIGN = re.compile(f"[{re.escape(SIGNS)}]")
 """A word of normalised text, as the word indexes read it (one pattern, so that they agree)."""
+
+
+def uncased(text: str) -> str:
+    """``text`` in lower case, character for character (a letter whose lower case is longer,
+    as "İ", is kept): what a claim is embedded as, so that its capitals never change a
+    verdict, whatever the model's tokenizer does with case."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
 def pair_hashes(words: Iterable[str]) -> frozenset[int]:

@@ -24,7 +24,7 @@ from citecheck.documents.structure import Page
 from citecheck.errors import ConfigError, MissingDependencyError, SavedIndexError, SourceError
 from citecheck.judging.support_judge import SupportJudge, default_judge
 from citecheck.language.chunking import builtin_splitter, default_splitter
-from citecheck.language.text import WORD, normalize
+from citecheck.language.text import WORD, normalize, uncased
 from citecheck.papers.bibliography import check_unique_keys, entry_file
 from citecheck.papers.chunks import ChunkOptions, paper_chunks
 from citecheck.papers.errors import PaperFileError, UnknownPaperError
@@ -300,10 +300,12 @@ class PaperLibrary:
         return words
 
     def query_vector(self, text: str) -> Any:
-        """The unit vector of ``text`` from the library's embedder (``None`` without one)."""
+        """The unit vector of ``text`` from the library's embedder (``None`` without one),
+        embedded in lower case (:func:`~citecheck.language.text.uncased`): a claim's capitals
+        never change what it finds or how it is judged."""
         if self._embedder is None:
             return None
-        return self._vectors_of([text])[0]
+        return self._vectors_of([uncased(text)])[0]
 
     def searcher(self) -> LibrarySearch:
         """The in-memory search over the stored chunks and vectors, built once per state of

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -491,7 +492,7 @@ def _judge(
         gaps = [c for c in found if c.endswith(_ABSENT)]
         conflicts = tuple(c for c in found if not c.endswith(_ABSENT))
         named = Span(chunks[max(0, hit.chunk - 1)].start, hit.end)  # an antecedent goes before
-        gaps.extend(_unnamed(claim, document.text[named.start : named.end], same_language))
+        gaps.extend(_unnamed(claim, document.text[named.start : named.end], document.text))
         judged.append(_Judged(hit, probability, bounds[0], bounds[1], conflicts, tuple(gaps)))
     if library.judge is not None and cosines is not None and same_language:
         return _read_by_judge(library, claim, judged, document)
@@ -593,27 +594,44 @@ def _with_page(
 _ABSENT = ("no such number", "no such word")
 """How the guard ends a change it finds because the passage lacks a number or word of the
 claim: a gap (the passage does not say it), not a contradiction (it says otherwise)."""
-_NAME = re.compile(
-    r"(?<![\w-])[^\W\d_][\w-]*[A-Z0-9][\w-]*|(?<=\s)[A-Z][^\W\d_]{2,}"
-    r"|^[A-Z][^\W\d_]{2,}(?=\s+[A-Z][^\W\d_])"
-)
-"""A name: a word with a capital or digit after its first letter (``PubLayNet``, ``GPT-4``),
-a capitalised word that does not open the claim (``German``, ``Keras``), or one that opens it
-before another (``Tracey Edmonds``)."""
+_NAMED = re.compile(r"[^\W_][\w-]*")
+_INNER = re.compile(r"[^\W_][\w-]*?(?:[A-Z]|\d)[\w-]*")
+"""A name as a paper writes it: a word with a capital or a digit after its first letter
+(``PubLayNet``, ``GPT-4``, ``H5N1``)."""
 
 
-def _unnamed(claim: str, passage: str, same_language: bool) -> list[str]:
+@lru_cache(maxsize=16)
+def _names_of(text: str) -> frozenset[str]:
+    """The names a paper writes (:data:`_INNER`), in lower case."""
+    return frozenset(m.group().casefold() for m in _INNER.finditer(text) if _a_name(m.group()))
+
+
+def _a_name(word: str) -> bool:
+    """A word with letters and digits, or with a small letter and a capital after its first
+    letter: "GPT-4", "DocLayNet"; not a word in capitals ("THE", a heading's)."""
+    letters = [c for c in word if c.isalpha()]
+    if not letters:
+        return False
+    if any(c.isdigit() for c in word):
+        return True
+    return any(c.islower() for c in letters) and any(c.isupper() for c in word[1:])
+
+
+def _unnamed(claim: str, passage: str, paper: str) -> list[str]:
     """The names of the claim the passage (with the text just before it, where an antecedent
     stands) does not name: "PubLayNet contains 80863 pages" is not supported by "DocLayNet
-    contains 80863 pages", however close their vectors. A claim in another language than the
-    paper is held to its inner-capital names only ("DocLayNet"): its ordinary capitalised
-    words ("Engels") are the paper's in translation."""
+    contains 80863 pages", however close their vectors. A name is a word the paper writes as
+    one (:data:`_INNER`) or one that mixes letters and digits; it is compared in lower case,
+    so the claim's own capitals change nothing. Names of a kind (nationalities, countries,
+    months) are the meaning guard's."""
     said = normalize(passage)
+    names = _names_of(paper)
     missing = []
-    for name in dict.fromkeys(_NAME.findall(claim)):
-        inner = any(c.isupper() or c.isdigit() for c in name[1:])
-        if (same_language or inner) and normalize(name) not in said:
-            missing.append(f"the claim names {name!r}, which the passage does not")
+    for word in dict.fromkeys(_NAMED.findall(claim)):
+        low = word.casefold()
+        mixed = any(c.isdigit() for c in low) and any(c.isalpha() for c in low)
+        if (low in names or mixed) and low not in said:
+            missing.append(f"the claim names {word!r}, which the passage does not")
     return missing
 
 
