@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from citecheck import Document, Status, Verifier
 from citecheck.errors import BackendError, ConfigError, ModelFileError
-from citecheck.judging.support import Grade, SupportAssessor
 from citecheck.judging.judge_windows import best_window, sentence_windows
+from citecheck.judging.support import Grade, SupportAssessor
 from citecheck.language.tokens import TokenBudget, estimate_token_spans
 from citecheck.testing import HashingEmbedder
 
