@@ -25,6 +25,7 @@ check, while a false claim wrongly verified is the one error a verifier must not
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Collection, Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -66,8 +67,11 @@ __all__ = [
 ]
 
 _CLAUSE_END = re.compile(
-    r"[,;:.!?()\[\]]|\b(?:but|whereas|while|although|though|however|yet|except|unlike)\b"
+    r"[,;:.!?()\[\]]|\b(?:but|whereas|while|although|though|however|except|unlike)\b"
+    r"|(?<!\bnot )(?<!n't )(?<!\bnever )\byet\b"
 )
+"""Where a clause ends: a mark, or a word that turns to another statement ("but", "yet"; not
+the "yet" of "not yet", which goes on denying)."""
 _UNIVERSAL = UNIVERSAL_QUANTIFIERS
 _PARTIAL = PARTIAL_QUANTIFIERS
 _STEM = 5  # "reduced" and "reduction" share "reduc": a stem that needs no language
@@ -378,25 +382,36 @@ def _entity_conflicts(claim: str, source: str) -> list[str]:
     best = max(sentences, key=lambda sentence: _shared(ours, sentence), default="")
     if not best or 2 * _shared(ours, best) < len(set(ours) - STOP_WORDS):
         return found
-    written = _TOKENS.findall(best)
+    written = _TOKENS.findall(_plain_marks(best))
     theirs = [word.casefold() for word in written]
+    plain = {w for w in _TOKENS.findall(source) if not w[:1].isupper()}  # words, not names
     names = {
         index
         for index, word in enumerate(written)
-        if index and word[:1].isupper() and not written[index - 1].endswith((".", ":"))
+        if index
+        and word[:1].isupper()
+        and word.casefold() not in plain
+        and not written[index - 1].endswith((".", ":"))
     }
     blocks = SequenceMatcher(None, ours, theirs, autojunk=False).get_opcodes()
     for position, (tag, i1, i2, j1, j2) in enumerate(blocks):
         if tag != "replace" or i2 - i1 > _LONGEST_NAME or j2 - j1 > _LONGEST_NAME:
             continue
-        before = position > 0 and blocks[position - 1][0] == "equal"
-        after = position + 1 < len(blocks) and blocks[position + 1][0] == "equal"
-        said, instead = ours[i1:i2], theirs[j1:j2]
+        before = blocks[position - 1] if position else None
+        after = blocks[position + 1] if position + 1 < len(blocks) else None
+        anchored = (
+            before is not None
+            and before[0] == "equal"
+            and before[2] - before[1] >= 2
+            and after is not None
+            and after[0] == "equal"
+        )
+        said = ours[i1:i2]
         named = [written[j] for j in range(j1, j2) if j in names]
         if (
-            before
-            and after
+            anchored
             and named
+            and not {_stem(w) for w in said} & {_stem(w) for w in theirs[j1:j2]}
             and not set(said) & set(theirs)
             and not set(said) & (STOP_WORDS | _AUXILIARIES)
             and not any(entity_kind(w) for w in said)  # a kind's swap is named above
@@ -404,8 +419,15 @@ def _entity_conflicts(claim: str, source: str) -> list[str]:
             found.append(
                 f"the claim says {' '.join(said)!r} where the source names {' '.join(named)!r}"
             )
-        del instead
     return found
+
+
+def _plain_marks(text: str) -> str:
+    """``text`` in its own case, with typographic apostrophes and quotes made plain."""
+    return unicodedata.normalize("NFKC", text).translate(_MARKS)
+
+
+_MARKS = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
 def _shared(words: list[str], sentence: str) -> int:
@@ -631,25 +653,50 @@ def _opposite_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]
         )
         if other is not None:
             conflicts.append(f"the claim says {word!r} where the source says {other!r}")
-    conflicts.extend(_direction_conflicts(claim, said))
+    conflicts.extend(_direction_conflicts(claim, closest))
     return conflicts
 
 
-def _direction_conflicts(claim: list[str], said: set[str]) -> list[str]:
+def _direction_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]:
     """A word of the claim that says up (or down) where the closest clauses say only the
-    other way, in other words ("slower" against "speed up", "decreases" against "higher"):
-    :func:`~citecheck.language.lexicon.direction`."""
-    theirs: dict[int, list[str]] = {1: [], -1: []}
-    for word in sorted(said):
-        sign = direction(word)
-        if sign:
-            theirs[sign].append(word)
-    conflicts = []
-    for word in dict.fromkeys(claim):
-        sign = direction(word)
-        if sign and word not in said and theirs[-sign] and not theirs[sign]:
-            conflicts.append(f"the claim says {word!r} where the source says {theirs[-sign][0]!r}")
-    return conflicts[:1]
+    other way, in other words, of the same thing ("inference slower" against "speed up in
+    inference", "decreases the levels" against "higher levels"):
+    :func:`~citecheck.language.lexicon.direction`. A clause of the claim that says both ways
+    ("increases expenditure and reduces weight") speaks of two things and is left alone, and
+    so is a direction word whose neighbours share no content word with the other's."""
+    signs = {direction(word) for word in claim} - {0}
+    if len(signs) != 1:
+        return []
+    (sign,) = signs
+    said = {word for clause in closest for word in clause}
+    against = [
+        (word, _around(clause, index))
+        for clause in closest
+        for index, word in enumerate(clause)
+        if direction(word) == -sign
+    ]
+    if not against or any(direction(word) == sign for word in said):
+        return []
+    for index, word in enumerate(claim):
+        if direction(word) != sign or word in said:
+            continue
+        near = _around(claim, index)
+        for theirs, their_near in against:
+            if near & their_near:
+                return [f"the claim says {word!r} where the source says {theirs!r}"]
+    return []
+
+
+_NEAR = 3
+"""Words on either side of a direction word that say what it is the direction of."""
+
+
+def _around(words: list[str], index: int) -> frozenset[str]:
+    """The stems of the content words within :data:`_NEAR` of ``words[index]``."""
+    low, high = max(0, index - _NEAR), index + _NEAR + 1
+    return frozenset(
+        _stem(w) for i, w in enumerate(words[low:high], low) if i != index and _content(w)
+    )
 
 
 def _letters_of(word: str) -> str:
