@@ -237,8 +237,8 @@ _FUNCTION_WORDS = {
     "nl": "de het een en van niet is zijn werd worden dat met voor op bij naar ook wordt door",
     "de": "der die das und ist nicht mit sind wurde werden ein eine dem den von zu auf für sich "
     "auch",
-    "fr": "le la les des et est pas une un du dans que qui pour sur avec sont été par",
-    "es": "el la los las y es no una un del en que por con para fue son se como más",
+    "fr": "le la les de des et est pas une un du dans que qui pour sur avec sont été par",
+    "es": "el la los las de y es no una un del en que por con para fue son se como más",
     "it": "il di che è della per non sono gli nel",
     "pt": "o os da em um uma não com por para são",
 }

@@ -1,0 +1,310 @@
+"""The meaning guard's rules of this release, one by one: shares against "all", directions in
+other words, who did it, names of one kind, five languages, "not yet"; the sentence that
+carries a claim; one table of thresholds; the languages the judge reads."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import citecheck
+from citecheck import Document, Status
+from citecheck.judging.guard import carries, claim_conflicts
+from citecheck.judging.support import SupportAssessor, carried_at
+from citecheck.judging.support_judge import looks_english
+from citecheck.judging.thresholds import WORDS_VERIFIED
+from citecheck.language.lexicon import (
+    direction,
+    entity_kind,
+    foreign_digits,
+    guess_language,
+    number_words_as_digits,
+)
+from citecheck.language.text import WORD, uncased
+from citecheck.testing.fakes import HashingEmbedder
+from citecheck.testing.twins import CHANGES
+
+SRC = Path(__file__).parents[1] / "src" / "citecheck"
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "named"),
+    [
+        ("Filters were used in all households.", "Filters were used in 87 percent of households.", "87 percent"),
+        ("Every patient recovered.", "Four of five patients recovered.", "4 of 5"),
+        ("All patients recovered.", "Two thirds of patients recovered.", "two thirds"),
+        ("Most respondents agreed.", "Only 30 percent of respondents agreed.", "30 percent"),
+        ("Few respondents agreed.", "Some 70 % of respondents agreed.", "70 %"),
+        ("All these models have all weaknesses.", "All these models have some weaknesses.", "some"),
+    ],
+)  # fmt: skip
+def test_a_universal_or_a_majority_against_a_share_is_a_change(
+    claim: str, source: str, named: str
+) -> None:
+    found = claim_conflicts(claim, source)
+    assert found
+    assert named in found[0], found
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("OTSL makes inference slower than HTML.", "OTSL yields a 2x speed up in inference."),
+        ("Silencing it decreases the levels of viral DNA.", "Silencing it gives higher levels of viral DNA."),
+        ("Unemployment in the region rose sharply.", "Unemployment in the region fell sharply."),
+        ("The drug increased blood pressure.", "The drug reduced blood pressure."),
+        ("Managers have more control over staff.", "Managers have less control over staff."),
+        ("De werkloosheid steeg sterk in 2020.", "De werkloosheid daalde sterk in 2020."),
+        ("Growth decelerated in the second half.", "Growth accelerated in the second half."),
+    ],
+)  # fmt: skip
+def test_a_direction_turned_round_in_other_words_is_a_change(claim: str, source: str) -> None:
+    assert claim_conflicts(claim, source)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # two directions of two things, and a direction of something else, are no change
+        ("Irisin increases energy expenditure and reduces obesity.", "Irisin led to an increase in energy expenditure."),
+        ("Prices rose in March.", "Prices rose in March while wages fell."),
+        ("Revenue grew faster than costs.", "Revenue grew faster than costs did."),
+    ],
+)  # fmt: skip
+def test_directions_of_other_things_are_no_change(claim: str, source: str) -> None:
+    assert claim_conflicts(claim, source) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The dataset was annotated automatically.", "The dataset was annotated by trained human annotators."),
+        ("Tracey Edmonds signed with an Irish label in 1995.", "Tracey Edmonds signed with an American label in 1995."),
+        ("The treaty was signed in Spain.", "The treaty was signed in Portugal."),
+        ("The contract was signed by Smith in 2010.", "The contract was signed by Jones in 2010."),
+        ("The team finished first in the league.", "The team finished third in the league."),
+        ("COVID-19 cases rose in spring.", "COVID-20 cases rose in spring."),
+        ("The policy no longer applies to farms.", "The policy applies to farms."),
+        ("The city lies at 45° north.", "The city lies at 40° north."),
+        ("Some treatments are yet fully proven.", "Some treatments are not yet fully proven."),
+    ],
+)  # fmt: skip
+def test_who_which_and_how_many_are_changes(claim: str, source: str) -> None:
+    assert claim_conflicts(claim, source)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Marty Robbins sang A White Sports Coat.", "Marty Robbins sang A White Sport Coat."),
+        ("It is named Alemania in Spanish.", "It is named Alemanía in Spanish."),
+        ("It was defined in Grose's 1785 Dictionary.", "It was defined in Grose\u2019s 1785 Dictionary."),
+        ("Save the file before exporting the final audio.", "Save the file before you Export the audio."),
+        ("Remote work may reduce control.", "In June, remote work was found to reduce control."),
+    ],
+)  # fmt: skip
+def test_the_same_name_written_otherwise_is_no_change(claim: str, source: str) -> None:
+    assert claim_conflicts(claim, source) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Na zes maanden meldden de deelnemers minder stress.", "After three months the participants reported less stress."),
+        ("Nach sechs Monaten berichteten die Teilnehmer weniger Stress.", "After three months the participants reported less stress."),
+        ("Après six mois, les participants ont moins de stress.", "After three months the participants reported less stress."),
+        ("Después de seis meses los participantes tenían menos estrés.", "After three months the participants reported less stress."),
+        ("DocLayNet werd volledig automatisch geannoteerd, zonder menselijke annotatoren.", "DocLayNet was annotated by trained human annotators."),
+        ("Waterfilters werden in alle huishoudens gebruikt.", "Water filters were used in 87 percent of households."),
+    ],
+)  # fmt: skip
+def test_a_claim_in_another_language_is_held_to_the_same_guard(claim: str, source: str) -> None:
+    assert claim_conflicts(claim, source)
+
+
+def test_number_words_in_five_languages() -> None:
+    assert foreign_digits("na zes maanden", "nl") == "na 6 maanden"
+    assert foreign_digits("nach sechs Monaten", "de") == "nach 6 Monaten"
+    assert foreign_digits("een huis", "nl") == "een huis"  # an article is no number
+    assert foreign_digits("six months", "en") == "six months"  # English is read elsewhere
+    assert number_words_as_digits("four of five patients") == "4 of 5 patients"
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("The results of the study were replicated in this sample.", "en"),
+        ("De resultaten van het onderzoek werden niet herhaald.", "nl"),
+        ("Die Ergebnisse der Studie wurden nicht wiederholt.", "de"),
+        ("Les résultats de la étude sont publiés dans une revue.", "fr"),
+        ("Los resultados del estudio fueron publicados en una revista.", "es"),
+        ("", "en"),
+    ],
+)
+def test_the_language_of_a_claim_is_guessed_from_its_frequent_words(
+    text: str, language: str
+) -> None:
+    assert guess_language(text) == language
+
+
+def test_the_judge_reads_english_only_and_a_short_dutch_claim_is_not_english() -> None:
+    assert looks_english("Rainfall in the northern district fell by 12 percent.")
+    assert not looks_english("Na zes maanden meldden de deelnemers minder stress.")
+    assert not looks_english("DocLayNet werd door getrainde menselijke annotatoren geannoteerd")
+    assert looks_english("The door was open and the room was empty today.")
+
+
+def test_directions_and_kinds_of_names() -> None:
+    assert direction("increased") == 1
+    assert direction("slower") == -1
+    assert direction("daalde") == -1
+    assert direction("update") == 0
+    assert direction("upper") == 0
+    assert entity_kind("irish") == "nationality"
+    assert entity_kind("may") is None  # a verb before a month
+
+
+# --- the sentence that carries a claim ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "carried"),
+    [
+        ("Each interview was coded twice.", "Each interview was coded twice.", True),
+        ("Compared to HTML, OTSL yields a speed up.", "OTSL yields a speed up compared to HTML.", True),
+        ("The interviews are coded by the team.", "Interviews were coded by a team.", True),
+        ("Managers delegated more during the crisis.", "Managers perceived an increase in delegation during the crisis.", False),
+        ("the man bit the dog", "the dog bit the man", False),  # who did it: the order is read
+        ("It rose.", "It rose.", False),  # too few words to carry anything
+    ],
+)  # fmt: skip
+def test_a_sentence_carries_a_claim_made_of_its_words(
+    claim: str, sentence: str, carried: bool
+) -> None:
+    assert carries(claim, sentence) is carried
+
+
+def test_a_carried_claim_is_judged_on_its_sentence_alone() -> None:
+    page = (
+        "The council did not approve the irrigation budget. "
+        "The council approved the school budget after a long debate."
+    )
+    document = Document("minutes", page)
+    assessor = SupportAssessor(HashingEmbedder(), None)
+    carried = assessor.assess("The council approved the school budget.", document, None)
+    assert carried is not None
+    assert carried.carried
+    assert carried.grade.value == "supported"
+    assert carried.evidence[0].text.startswith("The council approved the school budget")
+    dropped = assessor.assess("The council approved the irrigation budget.", document, None)
+    assert dropped is not None
+    assert dropped.grade.value != "supported"
+    assert any("negation" in c for c in dropped.conflicts)
+
+
+def test_a_carrier_is_a_sentence_not_a_run_of_text() -> None:
+    run = " ".join(["and then we talked about the weather"] * 200)
+    document = Document("t", f"{run} the committee voted to close the old bridge {run}")
+    assert carried_at("the committee voted to close the old bridge", document) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sentence=st.sampled_from(
+        [
+            "The committee approved the new budget after a long debate in March",
+            "Rainfall in the northern district fell sharply over the last decade",
+            "Water filters were in daily use in most households of the village",
+        ]
+    ),
+    seed=st.integers(0, 10_000),
+)
+def test_a_sentence_with_its_function_words_changed_still_carries(sentence: str, seed: int) -> None:
+    rng = random.Random(seed)
+    swaps = {"the": ["a", "the", "an"], "in": ["in", "at", "on"], "of": ["of", "for", "from"]}
+    words = [rng.choice(swaps[w.lower()]) if w.lower() in swaps else w for w in sentence.split()]
+    variant = " ".join(words)
+    assert carries(variant, sentence), variant
+    assert claim_conflicts(variant, sentence) == [], variant
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    sentence=st.sampled_from(
+        [
+            "The council approved the new budget in 12 districts.",
+            "Spending on schools increased after the council met in June.",
+            "Most farms in the district switched to wheat after 2019.",
+            "The Irish firm was hired by the council for the bridge.",
+            "The data were annotated by trained human annotators over three months.",
+            "Employees do not agree that their managers delegate more.",
+        ]
+    ),
+    seed=st.integers(0, 10_000),
+)
+def test_no_false_twin_is_carried_into_a_verdict(sentence: str, seed: int) -> None:
+    """A false twin keeps most of its sentence's words, so it may well be carried by it; the
+    guard must then name the change, or the twin is verified at every door."""
+    rng = random.Random(seed)
+    for change in CHANGES.values():
+        twin = change(sentence, rng)
+        if twin is None or twin == sentence:
+            continue
+        if carries(twin, sentence):
+            assert claim_conflicts(twin, sentence), (twin, sentence)
+
+
+# --- one table of thresholds ----------------------------------------------------------------
+
+
+def test_no_threshold_is_written_as_a_literal_outside_the_table() -> None:
+    """0.8, the "verified" default of words, is written in one module only."""
+    offenders = []
+    for path in SRC.rglob("*.py"):
+        if path.name == "thresholds.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value in (0.8, 0.80):
+                offenders.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    assert offenders == []
+    assert WORDS_VERIFIED == 0.8
+
+
+# --- other scripts ---------------------------------------------------------------------------
+
+
+def test_cyrillic_look_alike_letters_are_ocr_slips() -> None:
+    source = {
+        "ru": "Москва является столицей России и крупнейшим городом страны. Население растёт."
+    }
+    slipped = "Москва являетcя cтолицей Pоccии и крупнейшим гoродом cтраны"  # Latin c, P, o
+    changed = "Москва является столицей Америки и крупнейшим городом страны"
+    report = citecheck.verify_quotes([slipped, changed], source)
+    assert [r.status for r in report.results] == [Status.VERIFIED, Status.PARTIAL]
+
+
+def test_chinese_is_read_a_character_at_a_time() -> None:
+    source = {
+        "zh": "北京是中华人民共和国的首都，也是全国的政治、文化和国际交往中心。"
+        "上海是中国最大的经济中心城市。"
+    }
+    quotes = [
+        "北京是中华人民共和国的首都……国际交往中心",
+        "上海是中国最大的经济中心城市",
+        "上海是中国最小的经济中心城市",
+    ]
+    report = citecheck.verify_quotes(quotes, source)
+    assert [r.status for r in report.results] == [Status.VERIFIED, Status.VERIFIED, Status.PARTIAL]
+    assert "'小'" in report.results[2].reason
+    assert WORD.findall("北京 is 首都") == ["北", "京", "is", "首", "都"]
+
+
+def test_a_claims_case_is_embedded_away() -> None:
+    assert uncased("Thuiswerken Vermindert") == "thuiswerken vermindert"
+    assert len(uncased("İstanbul")) == len("İstanbul")
