@@ -415,10 +415,11 @@ def _decide(
 
     A passage that would support the claim but for a change of meaning contradicts it. A
     passage of the cited page that supports it decides (a contradiction elsewhere is listed
-    as qualifying it); without a page, the closer of the best supporting and the best
-    contradicting passage decides. Support only on another page is a wrong location; a
-    passage merely related to the claim makes it partly supported. A sentence that carries
-    the claim's words (:func:`_carried`) decides alone."""
+    as qualifying it), unless a passage of the same page that contradicts it is closer to the
+    claim; without a page, the closer of the best supporting and the best contradicting
+    passage decides. Support only on another page is a wrong location; a passage merely
+    related to the claim makes it partly supported. A sentence that carries the claim's words
+    (:func:`_carried`) decides alone."""
     carried = [j for j in judged if j.carried]
     if carried:
         chosen = carried[0]
@@ -434,7 +435,7 @@ def _decide(
     if page is not None:
         here = [j for j in supporting if j.on(page)]
         against_here = [j for j in contradicting if j.on(page)]
-        if here:
+        if here and not (against_here and against_here[0].probability > here[0].probability):
             return here, Status.VERIFIED, "supported"
         if against_here:
             return against_here, Status.PARTIAL, "contradicted"
