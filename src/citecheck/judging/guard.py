@@ -32,6 +32,9 @@ from functools import lru_cache
 from itertools import pairwise
 
 from citecheck.judging.meaning import (
+    ANTONYMS_BY_INITIAL as _ANTONYM_TABLE,
+)
+from citecheck.judging.meaning import (
     STOP_WORDS,
     comparable_words,
     fold_letters,
@@ -127,9 +130,9 @@ def claim_conflicts(
     # direction when no clause of the source shares a word with them.
     crossed = not quotation and guess_language(own) != guess_language(said)
     passage_clauses = _clauses(said)
-    limits = {id(c): _limit(part) for c, part in zip(theirs, _clause_texts(around), strict=True)}
-    limits.update(
-        {id(c): _limit(part) for c, part in zip(passage_clauses, _clause_texts(said), strict=True)}
+    texts = {id(c): part for c, part in zip(theirs, _clause_texts(around), strict=True)}
+    texts.update(
+        {id(c): part for c, part in zip(passage_clauses, _clause_texts(said), strict=True)}
     )
     conflicts = _number_conflicts(claim, said, around)
     if crossed:
@@ -138,7 +141,9 @@ def claim_conflicts(
         conflicts.extend(_negation_conflicts(ours, theirs, stems, scoped=quotation))
     for clause in ours:  # each clause of the claim against the source clauses closest to it
         closest = _closest(theirs, _stems(clause)) or (passage_clauses if crossed else [])
-        conflicts.extend(_quantifier_conflicts(clause, closest, [limits[id(c)] for c in closest]))
+        quantified = not _QUANTIFYING.isdisjoint(clause)
+        limits = [_limit(texts[id(c)]) for c in closest] if quantified else []
+        conflicts.extend(_quantifier_conflicts(clause, closest, limits))
         conflicts.extend(_opposite_conflicts(clause, closest))
     conflicts.extend(_symbol_conflicts(own, said))
     conflicts.extend(_version_conflicts(own, around))
@@ -290,6 +295,8 @@ def denied_before(before: str) -> str | None:
 
 
 _CLAUSE_MARKS = tuple(",;:.!?()[]")
+_QUANTIFYING = UNIVERSAL_QUANTIFIERS | MOST_QUANTIFIERS | FEW_QUANTIFIERS | ZERO_QUANTIFIERS
+"""The claim's words that make the guard read the shares its source gives."""
 _DENIALS = NEGATIONS | _NEGATIVE_WORDS | _FAIL
 _QUALIFIERS = _UNIVERSAL | _COUNT_WORDS
 
@@ -642,19 +649,38 @@ def _opposite_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]
         if word in said:
             continue
         letters = _letters_of(word)
-        other = next(
-            (
-                w
-                for w in listed
-                if (letters and w != word and _letters_of(w) == letters)
-                or (word.isalpha() and opposite_words(word, w))
-            ),
-            None,
-        )
+        if letters:
+            other = next((w for w in listed if w != word and _letters_of(w) == letters), None)
+        elif word.isalpha():
+            opposite = _opposite_candidates(word, said)
+            other = next((w for w in listed if w in opposite), None) if opposite else None
+        else:
+            other = None
         if other is not None:
             conflicts.append(f"the claim says {word!r} where the source says {other!r}")
     conflicts.extend(_direction_conflicts(claim, closest))
     return conflicts
+
+
+def _opposite_candidates(word: str, said: set[str]) -> set[str]:
+    """The words of ``said`` that are ``word``'s opposite (:func:`opposite_words`), found
+    without comparing ``word`` with every one of them: only words that begin with the other
+    stem of one of its pairs, or that differ from it by a negating prefix, can be."""
+    starts = _other_stems(word)
+    return {
+        w
+        for w in said
+        if ((starts and w.startswith(starts)) or w.endswith(word) or word.endswith(w))
+        and opposite_words(word, w)
+    }
+
+
+@lru_cache(maxsize=65_536)
+def _other_stems(word: str) -> tuple[str, ...]:
+    """The stems a word's opposite may begin with, by the antonym pairs its own stem is in."""
+    return tuple(
+        dict.fromkeys(y for x, y in _ANTONYM_TABLE.get(word[:1], ()) if word.startswith(x))
+    )
 
 
 def _direction_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]:

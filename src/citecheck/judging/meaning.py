@@ -25,6 +25,7 @@ from citecheck.language.numbers import (
 from citecheck.language.text import CJK, SIGN, normalize
 
 __all__ = [
+    "ANTONYMS_BY_INITIAL",
     "NEGATIONS",
     "STOP_WORDS",
     "comparable_words",
@@ -351,7 +352,8 @@ def _by_initial(pairs: tuple[tuple[str, str], ...]) -> dict[str, list[tuple[str,
     return table
 
 
-_ANTONYMS_BY_INITIAL = _by_initial(_ANTONYMS)
+ANTONYMS_BY_INITIAL = _by_initial(_ANTONYMS)
+"""The antonym pairs, each both ways round, under the first letter of its first stem."""
 _ENDINGS = frozenset(
     {"", *"e y ed d er ier est iest ing s es ly ily ally ic ically al ion ions ity".split()}
 )
@@ -379,12 +381,12 @@ def opposite_words(a: str, b: str) -> bool:
     """``likely`` / ``unlikely``, ``increased`` / ``decreased``, ``maximum`` / ``minimum``,
     ``rose`` / ``fell``: words of opposite meaning (a negating prefix, or a listed pair of
     stems with common endings)."""
-    if a[:1] not in _ANTONYMS_BY_INITIAL and not (a.endswith(b) or b.endswith(a)):
+    if a[:1] not in ANTONYMS_BY_INITIAL and not (a.endswith(b) or b.endswith(a)):
         return False  # the guard asks this of every pair of words: most go no further
     short, long = sorted((a, b), key=len)
     if long.endswith(short) and long[: len(long) - len(short)] in _OPPOSITE_PREFIXES:
         return True
-    for x, y in _ANTONYMS_BY_INITIAL.get(a[:1], ()):
+    for x, y in ANTONYMS_BY_INITIAL.get(a[:1], ()):
         if a.startswith(x) and b.startswith(y):
             endings = (a[len(x) :], b[len(y) :])
             if endings[0] == endings[1] or all(e in _ENDINGS for e in endings):

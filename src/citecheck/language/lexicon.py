@@ -280,6 +280,7 @@ def language_counts(text: str) -> dict[str, int]:
     return {lang: sum(w in table for w in words) for lang, table in _FUNCTION_SETS.items()}
 
 
+@lru_cache(maxsize=16_384)
 def guess_language(text: str) -> str:
     """The language of ``text`` guessed from its frequent words (:func:`language_counts`):
     the language with most of them, ``"en"`` when no other has more than English (or the text

@@ -10,9 +10,11 @@ stand verbatim.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document
@@ -25,6 +27,7 @@ from citecheck.matchers.ellipsis import fragment_differences, split_fragments
 from citecheck.matchers.exact import ExactMatcher
 from citecheck.matchers.needle import needle
 from citecheck.matchers.windows import auto_window_size
+from citecheck.matchers.word_index import WordIndex
 from citecheck.model import Citation, Result, Span, Status
 from citecheck.protocols import Embedder
 from citecheck.quotes.config import QuoteConfig
@@ -69,6 +72,7 @@ class QuoteLocator:
         self.config = config or QuoteConfig()
         self.embedder = embedder if embedder is not None else embedder_for(self.config)
         self._searches: IdentityCache[WindowSearch] = IdentityCache(_KEPT_SEARCHES)
+        self._word_indexes: WeakKeyDictionary[WindowSearch, WordIndex] = WeakKeyDictionary()
 
     def run(
         self,
@@ -172,13 +176,24 @@ class QuoteLocator:
         # duplicate of the passage (another licence's "program" for "document"), while the
         # quote stands word for word in another source.
         exact = next((p for p in pieces[1:] if _verbatim(quote, p)), None)
-        exact = exact or _standing(target, corpus.documents)
+        exact = exact or _standing(target, self._word_index(corpus))
         return self._judge(quote, exact or best, corpus)
+
+    def _word_index(self, corpus: WindowSearch) -> WordIndex:
+        """The word-pair index of the corpus's documents, made once per corpus: it says in
+        one lookup which documents can hold a quote word for word (almost always none for a
+        quote that is not verbatim, so the exact search costs next to nothing)."""
+        index = self._word_indexes.get(corpus)
+        if index is None:
+            index = self._word_indexes[corpus] = WordIndex(corpus.documents)
+        return index
 
     def _judge(self, quote: str, piece: Passage | None, corpus: WindowSearch) -> _Outcome:
         threshold = self.config.match_threshold
         if piece is None:
             return _Outcome(Status.UNSUPPORTED, "no window shares a word with the quote")
+        if self.config.trim_spans and not _verbatim(quote, piece):
+            piece = _widened(quote, piece)
         where = _where(piece)
         if piece.similarity < threshold:
             longest = max((len(d.text) for d in corpus.documents), default=0)
@@ -376,12 +391,70 @@ def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / norm if norm else 0.0
 
 
-def _standing(target: str, documents: Sequence[Document]) -> Passage | None:
-    """Where ``target`` stands verbatim (after normalisation) in ``documents``, first
-    document first; ``None`` when it stands nowhere. The word-pair test of each document rules
-    most of them out before any text is compared."""
+_EDGE_WORDS = 2
+"""Words of a quote's head and tail looked for just outside a passage that lacks them."""
+
+
+def _widened(quote: str, piece: Passage) -> Passage:
+    """``piece`` grown to hold the quote's first and last few words where they stand just
+    outside it (within the quote's length): a quote with a word left out aligns best with a
+    passage that stops before it ("The FSO Car Factory was" for "The FSO Car Factory was in
+    1951"), and a partial verdict must show the whole passage it came from, so that its reason
+    names the word left out ("established"), not the words cut off."""
+    words = [(m.start(), m.end()) for m in _QUOTE_WORD.finditer(quote)]
+    if len(words) < 2 * _EDGE_WORDS:
+        return piece
+    text = piece.document.text
+    reach = len(quote)
+    start, end = piece.start, piece.end
+    tail = normalize(quote[words[-_EDGE_WORDS][0] : words[-1][1]])
+    head = normalize(quote[words[0][0] : words[_EDGE_WORDS - 1][1]])
+    after = normalize(text[end : end + reach])
+    if tail not in normalize(text[start:end]) and tail in after:
+        grown = _ending(text, end, end + reach, tail)
+        if grown is not None:
+            end = grown
+    before = text[max(0, start - reach) : start]
+    if head not in normalize(text[start:end]) and head in normalize(before):
+        grown = _starting(text, max(0, start - reach), start, head)
+        if grown is not None:
+            start = grown
+    if (start, end) == (piece.start, piece.end):
+        return piece
+    from rapidfuzz import fuzz
+
+    similarity = fuzz.ratio(normalize(quote), normalize(text[start:end])) / 100
+    if similarity < piece.similarity:
+        return piece  # the words outside belong to another sentence: keep the tighter span
+    return replace(piece, start=start, end=end, similarity=similarity)
+
+
+_QUOTE_WORD = re.compile(r"\w+")
+
+
+def _ending(text: str, low: int, high: int, tail: str) -> int | None:
+    """Where the last occurrence of ``tail`` (normalised) ends in ``text[low:high]``, by
+    growing the end one character at a time (offsets stay in the original text)."""
+    for end in range(low + 1, high + 1):
+        if normalize(text[low:end]).endswith(tail):
+            return end
+    return None
+
+
+def _starting(text: str, low: int, high: int, head: str) -> int | None:
+    """Where the last occurrence of ``head`` (normalised) starts in ``text[low:high]``."""
+    for start in range(high - 1, low - 1, -1):
+        if normalize(text[start:high]).startswith(head):
+            return start
+    return None
+
+
+def _standing(target: str, index: WordIndex) -> Passage | None:
+    """Where ``target`` stands verbatim (after normalisation) in the documents of ``index``,
+    first document first; ``None`` when it stands nowhere. The index's word pairs rule out
+    every document that cannot hold it before any text is compared."""
     matcher = ExactMatcher()
-    for document in documents:
+    for document in index.holding(target):
         hits = matcher.find(target, document)
         if hits:
             return Passage(document, hits[0].start, hits[0].end, 1.0, 0.0, 0.0, "exact")
