@@ -21,7 +21,7 @@ from citecheck.documents import Document
 from citecheck.errors import ConfigError
 from citecheck.judging import verdict
 from citecheck.judging.meaning import differences_at
-from citecheck.language.text import normalize
+from citecheck.language.text import NormalizedText, normalize
 from citecheck.matchers.bm25 import Passage, SearchOptions, WindowSearch, tokenize
 from citecheck.matchers.ellipsis import fragment_differences, split_fragments
 from citecheck.matchers.exact import ExactMatcher
@@ -193,7 +193,7 @@ class QuoteLocator:
         if piece is None:
             return _Outcome(Status.UNSUPPORTED, "no window shares a word with the quote")
         if self.config.trim_spans and not _verbatim(quote, piece):
-            piece = _widened(quote, piece)
+            piece = _widened(quote, piece, threshold)
         where = _where(piece)
         if piece.similarity < threshold:
             longest = max((len(d.text) for d in corpus.documents), default=0)
@@ -395,58 +395,60 @@ _EDGE_WORDS = 2
 """Words of a quote's head and tail looked for just outside a passage that lacks them."""
 
 
-def _widened(quote: str, piece: Passage) -> Passage:
+def _widened(quote: str, piece: Passage, threshold: float) -> Passage:
     """``piece`` grown to hold the quote's first and last few words where they stand just
     outside it (within the quote's length): a quote with a word left out aligns best with a
     passage that stops before it ("The FSO Car Factory was" for "The FSO Car Factory was in
     1951"), and a partial verdict must show the whole passage it came from, so that its reason
-    names the word left out ("established"), not the words cut off."""
-    words = [(m.start(), m.end()) for m in _QUOTE_WORD.finditer(quote)]
+    names the word left out ("established"), not the words cut off. The grown passage is kept
+    when it is about as similar to the quote (within :data:`_WIDER`) and still similar enough
+    to be located (``threshold``) if the first one was."""
+    words = _QUOTE_WORD.findall(normalize(quote))
     if len(words) < 2 * _EDGE_WORDS:
         return piece
     text = piece.document.text
     reach = len(quote)
     start, end = piece.start, piece.end
-    tail = normalize(quote[words[-_EDGE_WORDS][0] : words[-1][1]])
-    head = normalize(quote[words[0][0] : words[_EDGE_WORDS - 1][1]])
-    after = normalize(text[end : end + reach])
-    if tail not in normalize(text[start:end]) and tail in after:
-        grown = _ending(text, end, end + reach, tail)
-        if grown is not None:
-            end = grown
-    before = text[max(0, start - reach) : start]
-    if head not in normalize(text[start:end]) and head in normalize(before):
-        grown = _starting(text, max(0, start - reach), start, head)
-        if grown is not None:
-            start = grown
+    held = normalize(text[start:end])
+    tail, head = " ".join(words[-_EDGE_WORDS:]), " ".join(words[:_EDGE_WORDS])
+    if tail not in held:
+        after = NormalizedText.of(text[end : end + reach])
+        at = _word_find(after.text, tail)
+        if at != -1:
+            end += after.to_original(at, at + len(tail))[1]
+    if head not in held:
+        low = max(0, start - reach)
+        before = NormalizedText.of(text[low:start])
+        at = _word_find(before.text, head, last=True)
+        if at != -1:
+            start = low + before.to_original(at, at + len(head))[0]
     if (start, end) == (piece.start, piece.end):
         return piece
     from rapidfuzz import fuzz
 
     similarity = fuzz.ratio(normalize(quote), normalize(text[start:end])) / 100
-    if similarity < piece.similarity:
+    if similarity < piece.similarity - _WIDER or (similarity < threshold <= piece.similarity):
         return piece  # the words outside belong to another sentence: keep the tighter span
     return replace(piece, start=start, end=end, similarity=similarity)
 
 
 _QUOTE_WORD = re.compile(r"\w+")
+_WIDER = 0.05
+"""How much less similar to the quote a grown passage may be than the one it grew from."""
 
 
-def _ending(text: str, low: int, high: int, tail: str) -> int | None:
-    """Where the last occurrence of ``tail`` (normalised) ends in ``text[low:high]``, by
-    growing the end one character at a time (offsets stay in the original text)."""
-    for end in range(low + 1, high + 1):
-        if normalize(text[low:end]).endswith(tail):
-            return end
-    return None
-
-
-def _starting(text: str, low: int, high: int, head: str) -> int | None:
-    """Where the last occurrence of ``head`` (normalised) starts in ``text[low:high]``."""
-    for start in range(high - 1, low - 1, -1):
-        if normalize(text[start:high]).startswith(head):
-            return start
-    return None
+def _word_find(text: str, words: str, *, last: bool = False) -> int:
+    """Where ``words`` (normalised, one space apart) stand in the normalised ``text`` as
+    whole words, first (or last) place; -1 where they do not."""
+    at = text.rfind(words) if last else text.find(words)
+    while at != -1:
+        stop = at + len(words)
+        if (at == 0 or not text[at - 1].isalnum()) and (
+            stop == len(text) or not text[stop].isalnum()
+        ):
+            return at
+        at = text.rfind(words, 0, at) if last else text.find(words, at + 1)
+    return -1
 
 
 def _standing(target: str, index: WordIndex) -> Passage | None:
