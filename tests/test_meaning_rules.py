@@ -280,6 +280,7 @@ def test_no_threshold_is_written_as_a_literal_outside_the_table() -> None:
 
 
 def test_cyrillic_look_alike_letters_are_ocr_slips() -> None:
+    pytest.importorskip("bm25s")
     source = {
         "ru": "Москва является столицей России и крупнейшим городом страны. Население растёт."
     }
@@ -290,6 +291,7 @@ def test_cyrillic_look_alike_letters_are_ocr_slips() -> None:
 
 
 def test_chinese_is_read_a_character_at_a_time() -> None:
+    pytest.importorskip("bm25s")
     source = {
         "zh": "北京是中华人民共和国的首都，也是全国的政治、文化和国际交往中心。"
         "上海是中国最大的经济中心城市。"
