@@ -13,8 +13,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
-from weakref import WeakKeyDictionary
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document
@@ -48,6 +47,7 @@ _STOP_WORDS = frozenset(
 )
 
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -72,7 +72,7 @@ class QuoteLocator:
         self.config = config or QuoteConfig()
         self.embedder = embedder if embedder is not None else embedder_for(self.config)
         self._searches: IdentityCache[WindowSearch] = IdentityCache(_KEPT_SEARCHES)
-        self._word_indexes: WeakKeyDictionary[WindowSearch, WordIndex] = WeakKeyDictionary()
+        self._word_indexes: IdentityCache[WordIndex] = IdentityCache(_KEPT_SEARCHES)
 
     def run(
         self,
@@ -86,6 +86,7 @@ class QuoteLocator:
         windows = _window_settings(texts, self.config) if texts else None
         corpus = self._search(documents, *windows) if windows else None
         outcomes: dict[str, _Outcome] = {}
+        words = _Lazy(lambda: self._word_index(corpus)) if corpus is not None else None
         results: list[tuple[int, str, _Outcome]] = []
         for index, quote in enumerate(quotes):
             if not isinstance(quote, str):
@@ -95,7 +96,7 @@ class QuoteLocator:
                 results.append((index, repr(quote), outcome))
             else:
                 if quote not in outcomes:
-                    outcomes[quote] = self._locate(quote, corpus)
+                    outcomes[quote] = self._locate(quote, corpus, words)
                 results.append((index, quote, outcomes[quote]))
             if progress is not None:
                 progress(index + 1, len(quotes))
@@ -154,7 +155,9 @@ class QuoteLocator:
 
     # -- one quote --------------------------------------------------------------------------
 
-    def _locate(self, quote: str, corpus: WindowSearch | None) -> _Outcome:
+    def _locate(
+        self, quote: str, corpus: WindowSearch | None, words: _Lazy[WordIndex] | None = None
+    ) -> _Outcome:
         if not quote.strip():
             return _Outcome(Status.UNCHECKED, "empty quote: nothing to locate")
         if corpus is None or not corpus.windows:
@@ -176,17 +179,17 @@ class QuoteLocator:
         # duplicate of the passage (another licence's "program" for "document"), while the
         # quote stands word for word in another source.
         exact = next((p for p in pieces[1:] if _verbatim(quote, p)), None)
-        exact = exact or _standing(target, self._word_index(corpus))
+        index = words.value if words is not None else self._word_index(corpus)
+        exact = exact or _standing(target, index)
         return self._judge(quote, exact or best, corpus)
 
     def _word_index(self, corpus: WindowSearch) -> WordIndex:
-        """The word-pair index of the corpus's documents, made once per corpus: it says in
+        """The word-pair index of the corpus's documents, made once for the same documents
+        (whatever window size a run cuts them into): it says in
         one lookup which documents can hold a quote word for word (almost always none for a
         quote that is not verbatim, so the exact search costs next to nothing)."""
-        index = self._word_indexes.get(corpus)
-        if index is None:
-            index = self._word_indexes[corpus] = WordIndex(corpus.documents)
-        return index
+        documents = corpus.documents
+        return self._word_indexes.get(documents, "words", lambda: WordIndex(documents))
 
     def _judge(self, quote: str, piece: Passage | None, corpus: WindowSearch) -> _Outcome:
         threshold = self.config.match_threshold
@@ -389,6 +392,21 @@ def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     return dot / norm if norm else 0.0
+
+
+class _Lazy(Generic[T]):
+    """A value made on first use and kept: the corpus's word index, for one run of quotes."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make: Callable[[], T] | None = make
+        self._value: T | None = None
+
+    @property
+    def value(self) -> T:
+        if self._make is not None:
+            self._value, self._make = self._make(), None
+        assert self._value is not None
+        return self._value
 
 
 _EDGE_WORDS = 2
