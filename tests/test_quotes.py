@@ -236,9 +236,9 @@ def test_identical_quotes_are_located_once(monkeypatch: pytest.MonkeyPatch) -> N
     calls = []
     original = QuoteLocator._locate
 
-    def counting(self: QuoteLocator, quote: str, corpus: object) -> object:
+    def counting(self: QuoteLocator, quote: str, *rest: object) -> object:
         calls.append(quote)
-        return original(self, quote, corpus)  # type: ignore[arg-type]
+        return original(self, quote, *rest)  # type: ignore[arg-type]
 
     monkeypatch.setattr(QuoteLocator, "_locate", counting)
     quote = sentence("beta", 11)
