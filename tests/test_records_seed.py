@@ -33,13 +33,14 @@ SEED_LABELS = {
 
 
 class AtCosine:
-    """Every source sentence embeds to e1; a citation listed here to a vector at that cosine."""
+    """Every source sentence embeds to e1; a citation listed here to a vector at that cosine
+    (citations are embedded in lower case, so they are looked up in lower case)."""
 
     def __init__(self, cosines: dict[str, float]) -> None:
-        self.cosines = cosines
+        self.cosines = {text.lower(): cosine for text, cosine in cosines.items()}
 
     def _vector(self, text: str) -> list[float]:
-        c = self.cosines.get(text)
+        c = self.cosines.get(text.lower())
         return [1.0, 0.0] if c is None else [c, math.sqrt(1 - c * c)]
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
