@@ -32,9 +32,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from citecheck.judging.meaning import (
-    ANTONYMS_BY_INITIAL as _ANTONYM_TABLE,
-)
-from citecheck.judging.meaning import (
+    ANTONYMS_BY_INITIAL,
     STOP_WORDS,
     comparable_words,
     fold_letters,
@@ -58,6 +56,7 @@ from citecheck.language.quantities import quantities_in, stated_quantities
 from citecheck.language.text import SIGN, normalize
 
 __all__ = [
+    "ABSENT",
     "CARRIED_WORDS",
     "carried_by",
     "carried_clauses",
@@ -130,10 +129,7 @@ def claim_conflicts(
     # direction when no clause of the source shares a word with them.
     crossed = not quotation and guess_language(own) != guess_language(said)
     passage_clauses = _clauses(said)
-    texts = {id(c): part for c, part in zip(theirs, _clause_texts(around), strict=True)}
-    texts.update(
-        {id(c): part for c, part in zip(passage_clauses, _clause_texts(said), strict=True)}
-    )
+    texts: dict[int, str] = {}  # each source clause as text, read only for a quantified claim
     conflicts = _number_conflicts(claim, said, around)
     if crossed:
         conflicts.extend(_crossed_negation_conflicts(ours, passage_clauses))
@@ -141,8 +137,12 @@ def claim_conflicts(
         conflicts.extend(_negation_conflicts(ours, theirs, stems, scoped=quotation))
     for clause in ours:  # each clause of the claim against the source clauses closest to it
         closest = _closest(theirs, _stems(clause)) or (passage_clauses if crossed else [])
-        quantified = not _QUANTIFYING.isdisjoint(clause)
-        limits = [_limit(texts[id(c)]) for c in closest] if quantified else []
+        limits = []
+        if not _QUANTIFYING.isdisjoint(clause):
+            if not texts:
+                for clauses, text in ((theirs, around), (passage_clauses, said)):
+                    texts.update(zip(map(id, clauses), _clause_texts(text), strict=True))
+            limits = [_limit(texts[id(c)]) for c in closest]
         conflicts.extend(_quantifier_conflicts(clause, closest, limits))
         conflicts.extend(_opposite_conflicts(clause, closest))
     conflicts.extend(_symbol_conflicts(own, said))
@@ -152,6 +152,10 @@ def claim_conflicts(
     noun = "quote" if quotation else "claim"
     return [conflict.replace("the claim", f"the {noun}") for conflict in dict.fromkeys(conflicts)]
 
+
+ABSENT = ("no such number", "no such word")
+"""How a change ends that the guard finds because the source lacks a number or a word of the
+claim: a gap (the source does not say it), not a contradiction (it says otherwise)."""
 
 CARRIED_WORDS = 3
 """The fewest content words a claim must have for one sentence to carry it: "It rose" is
@@ -533,7 +537,7 @@ def _quantifier_conflicts(
     conflicts = []
     universal = [word for word in claim if word in _UNIVERSAL]
     theirs = [word for clause in closest for word in clause if word in _UNIVERSAL]
-    if universal and (not theirs or (len(universal) > len(theirs) and said - set(claim))):
+    if universal and len(universal) > len(theirs):  # "all models have all weaknesses"
         limited = [repr(word) for word in sorted(said & _PARTIAL)]
         limited += [repr(written) for share, written in shares if share < 1]
         limited = list(dict.fromkeys(limited))
@@ -679,7 +683,7 @@ def _opposite_candidates(word: str, said: set[str]) -> set[str]:
 def _other_stems(word: str) -> tuple[str, ...]:
     """The stems a word's opposite may begin with, by the antonym pairs its own stem is in."""
     return tuple(
-        dict.fromkeys(y for x, y in _ANTONYM_TABLE.get(word[:1], ()) if word.startswith(x))
+        dict.fromkeys(y for x, y in ANTONYMS_BY_INITIAL.get(word[:1], ()) if word.startswith(x))
     )
 
 

@@ -49,6 +49,7 @@ from citecheck.embedders.scale import embedder_name, on_support_scale
 from citecheck.errors import ConfigError
 from citecheck.judging import verdict
 from citecheck.judging.guard import (
+    ABSENT,
     carried_by,
     carried_clauses,
     claim_conflicts,
@@ -604,14 +605,13 @@ def neighbour_conflicts(
         changes = [
             c
             for c in claim_conflicts(claim, text, text)
-            if not c.endswith(_ABSENT) and not c.startswith(_OTHER_NUMBER)
+            if not c.endswith(ABSENT) and not c.startswith(_OTHER_NUMBER)
         ]
         if changes:
             found.append((document.evidence(start, end, 0.0, "neighbour"), changes))
     return found
 
 
-_ABSENT = ("no such number", "no such word")
 _OTHER_NUMBER = "the claim has the number"
 """A sentence beside the passage that gives another number usually counts something else
 ("a group of 40 annotators" beside "annotated by 32 of them"): a number is held to the passage

@@ -281,7 +281,7 @@ def looks_english(text: str) -> bool:
         return False
     counts = language_counts(text)
     other = max(n for lang, n in counts.items() if lang != "en")
-    return other <= counts["en"] or (other < 2 and counts["en"] > 0)
+    return other <= counts["en"]
 
 
 @cache

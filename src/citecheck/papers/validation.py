@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.errors import CitecheckError, InputError
 from citecheck.judging import verdict
-from citecheck.judging.guard import claim_conflicts
+from citecheck.judging.guard import ABSENT, claim_conflicts
 from citecheck.judging.support import carried_at, conflicts_at, neighbour_conflicts
 from citecheck.judging.support_judge import FOCUSED_WINDOWS, Unread
 from citecheck.judging.support_model import CASCADE_GATE, FITTED_SUPPORT_MODEL, support_signals
@@ -490,8 +490,8 @@ def _judge(
             found.extend(
                 f"{change} (in the passage beside it: {_short(beside.text)})" for change in changes
             )
-        gaps = [c for c in found if c.endswith(_ABSENT)]
-        conflicts = tuple(c for c in found if not c.endswith(_ABSENT))
+        gaps = [c for c in found if c.endswith(ABSENT)]
+        conflicts = tuple(c for c in found if not c.endswith(ABSENT))
         named = Span(chunks[max(0, hit.chunk - 1)].start, hit.end)  # an antecedent goes before
         gaps.extend(_unnamed(claim, document.text[named.start : named.end], document.text))
         judged.append(_Judged(hit, probability, bounds[0], bounds[1], conflicts, tuple(gaps)))
@@ -592,9 +592,6 @@ def _with_page(
     return [*hits, *extra]
 
 
-_ABSENT = ("no such number", "no such word")
-"""How the guard ends a change it finds because the passage lacks a number or word of the
-claim: a gap (the passage does not say it), not a contradiction (it says otherwise)."""
 _NAMED = re.compile(r"[^\W_][\w-]*")
 _INNER = re.compile(r"[^\W_][\w-]*?(?:[A-Z]|\d)[\w-]*")
 """A name as a paper writes it: a word with a capital or a digit after its first letter
