@@ -38,7 +38,7 @@ def _examples(session: nox.Session) -> None:
 @nox.parametrize("extras", ["none", "all"])
 def tests(session: nox.Session, extras: str) -> None:
     """The test suite: once with the core only (optional tests skip), once with every extra."""
-    target = ".[test]" if extras == "none" else ".[test,all,integration-tests]"
+    target = ".[test]" if extras == "none" else ".[test,all,train,integration-tests]"
     session.install(*CONSTRAINTS, target)
     _pytest(session)
 
@@ -46,7 +46,7 @@ def tests(session: nox.Session, extras: str) -> None:
 @nox.session(name="all-extras")
 def all_extras(session: nox.Session) -> None:
     """With every extra, installed once: the test suite, mypy --strict and the examples."""
-    session.install(*CONSTRAINTS, "mypy", ".[test,all,integration-tests]")
+    session.install(*CONSTRAINTS, "mypy", ".[test,all,train,integration-tests]")
     _pytest(session)
     _mypy(session)
     _examples(session)

@@ -4,7 +4,10 @@ judge's second opinion (the default), each pass over the same pairs, from the em
 ``benchmarks/claims.py`` times each system once, and this machine's speed varies by about 15 %
 from run to run with nothing else running; this script draws 300 pairs of each of the five
 claim sets (seeded), grades them once to warm up, then times ``--repeats`` passes of each and
-prints every rate, the median and the best.
+prints every rate, the median and the best. Then the cold path: the same pairs once through the
+default path with a fresh MiniLM embedder and judge (every claim and passage embedded, every
+passage windowed, for the first time: the sources met for the first time), and the judge's
+load time in a fresh process.
 
 Run from the repository root (embeddings come from the claims benchmark's cache)::
 
@@ -61,7 +64,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             rates.append(len(pairs) / (time.perf_counter() - began))
         each = ", ".join(f"{rate:.1f}" for rate in rates)
         print(f"| {name} | {each} | {statistics.median(rates):.1f} | {max(rates):.1f} |")
+    from citecheck.embedders.sentence_transformers import SentenceTransformerEmbedder
+
+    fresh = SentenceTransformerEmbedder()
+    fresh.embed(["warm the model up"])
+    cold = SupportAssessor(fresh, SupportJudge())
+    began = time.perf_counter()
+    assess_pairs(pairs, cold)
+    rate = len(pairs) / (time.perf_counter() - began)
+    print(f"\n- cold: {rate:.1f} pairs/s (every text embedded for the first time, 1 pass)")
+    print(f"- the judge loads in {_load_seconds():.2f} s in a fresh process (imports included)")
     return 0
+
+
+def _load_seconds() -> float:
+    """Seconds from nothing imported to a judge ready, in a new Python process."""
+    import subprocess
+
+    code = (
+        "import time; t = time.perf_counter(); "
+        "from citecheck.judging.support_judge import SupportJudge; SupportJudge(); "
+        "print(time.perf_counter() - t)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
 
 
 if __name__ == "__main__":

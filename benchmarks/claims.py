@@ -33,6 +33,7 @@ reported — for citecheck, target 0 % where the evidence's words show the chang
 Run from the repository root::
 
     PYTHONPATH=src python benchmarks/claims.py [--data DIR] [--cache DIR] [--limit N]
+        [--earlier-judge DIR]
 
 It needs the ``bm25``, ``embeddings`` and ``judge`` extras. Embeddings are cached on disk
 (``--cache``,
@@ -216,6 +217,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=cd.DEFAULT_DATA, help="claims data dir")
     parser.add_argument("--cache", type=Path, default=cd.DEFAULT_CACHE, help="embedding cache")
     parser.add_argument("--limit", type=int, default=None, help="pairs per set (seeded sample)")
+    parser.add_argument(
+        "--earlier-judge",
+        type=Path,
+        help="another judge's weights folder (say, the previous release's), measured alone",
+    )
     args = parser.parse_args(argv)
     if not args.data.is_dir():
         print(f"no data at {args.data}", file=sys.stderr)
@@ -273,6 +279,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             lambda ps: label_scores(ps, validator),
         ),
         System("trained judge alone", judged, lambda ps: judge_scores(ps, judge)),
+        *(
+            [
+                System(
+                    f"earlier judge alone ({args.earlier_judge.name})",
+                    f"p ≥ {earlier.supported:g} (its own)",
+                    lambda ps: judge_scores(ps, earlier),
+                )
+            ]
+            if (earlier := SupportJudge(args.earlier_judge) if args.earlier_judge else None)
+            else []
+        ),
         System(
             "citecheck support, judge decides",
             f"{judged}; gate p₀ < {cascade.gate:g}",

@@ -234,7 +234,7 @@ def test_changes_a_paraphrase_may_not_make(claim: str, passage: str, named: str)
     assert any(named in conflict for conflict in found), found
 
 
-def test_the_issue_examples_are_partial_with_an_embedder() -> None:
+def test_the_issue_examples_are_never_verified_with_an_embedder() -> None:
     pytest.importorskip("sentence_transformers")
     from citecheck.embedders import SentenceTransformerEmbedder
 
@@ -252,7 +252,8 @@ def test_the_issue_examples_are_partial_with_an_embedder() -> None:
         ("The classifier distinguishes twelve classes [[paper]].", "twelve"),
     ]:
         [result] = verifier.verify(claim, source).results
-        assert result.status is Status.PARTIAL, result.reason
+        # partial by the guard; unsupported where the judge also reads a contradiction
+        assert result.status in {Status.PARTIAL, Status.UNSUPPORTED}, result.reason
         assert named in result.reason
 
 

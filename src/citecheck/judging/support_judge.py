@@ -35,7 +35,7 @@ from typing import Any
 from citecheck.errors import BackendError, ConfigError, ModelFileError
 from citecheck.judging.judge_windows import Sentences, shared_words
 from citecheck.judging.onnx_pair_classifier import OnnxCrossEncoder
-from citecheck.language.lexicon import language_counts
+from citecheck.language.lexicon import english_digits, language_counts
 from citecheck.language.tokens import TokenBudget
 
 __all__ = [
@@ -188,7 +188,7 @@ class SupportJudge:
             plan = self._plan(claim, passage, focus[n] if focus else (), most)
             plans.append(plan)
             if not isinstance(plan, Unread):
-                windows.extend((passage[s:e], claim) for s, e in plan[0])
+                windows.extend(self._as_read(passage[s:e], claim) for s, e in plan[0])
         probabilities = self.engine.classify_pairs(windows)
         readings: list[Reading | Unread] = []
         at = 0
@@ -210,6 +210,16 @@ class SupportJudge:
                 )
             )
         return readings
+
+    def _as_read(self, window: str, claim: str) -> tuple[str, str]:
+        """What the model reads of a window and a claim: both with their English number words
+        in digits, so that "thirty-two people" and "32 people" read alike (the judge's
+        training pairs write numbers both ways; a digit against a word read as a changed
+        number). The texts as they are when the digits would not fit."""
+        read = english_digits(window), english_digits(claim)
+        if read != (window, claim) and not self.engine.fits(*read):
+            return window, claim
+        return read
 
     def _plan(
         self, claim: str, passage: str, focus: Sequence[tuple[int, int]], most: int

@@ -29,6 +29,7 @@ __all__ = [
     "UP_STEMS",
     "ZERO_QUANTIFIERS",
     "direction",
+    "english_digits",
     "entity_kind",
     "foreign_digits",
     "function_words",
@@ -299,6 +300,22 @@ def foreign_digits(text: str, language: str) -> str:
     if language == "en":
         return text
     return _converted(text, language)
+
+
+_ENGLISH_NUMBER_WORD = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|"
+    r"forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion)\b",
+    re.IGNORECASE,
+)
+
+
+def english_digits(text: str) -> str:
+    """``text`` with its English number words from two up written in digits ("Thirty-two
+    people" reads "32 people"), by ``text2num``; ``text`` itself, at the cost of one pattern
+    search, when it holds none."""
+    if not _ENGLISH_NUMBER_WORD.search(text):
+        return text
+    return _converted(text, "en")
 
 
 def number_words_as_digits(text: str) -> str:

