@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from citecheck.embedders.sentence_transformers import SentenceTransformerEmbedder
 
     fresh = SentenceTransformerEmbedder()
-    fresh.embed(["warm the model up"])
+    fresh.embed_documents(["warm the model up"])
     cold = SupportAssessor(fresh, SupportJudge())
     began = time.perf_counter()
     assess_pairs(pairs, cold)

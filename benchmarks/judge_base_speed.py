@@ -52,7 +52,8 @@ def main() -> int:
     for spec in args.base:
         name, directory = spec.split("=", 1)
         tokenizer = AutoTokenizer.from_pretrained(directory)
-        model = AutoModelForSequenceClassification.from_pretrained(directory, num_labels=3).eval()
+        model = AutoModelForSequenceClassification.from_pretrained(directory, num_labels=3)
+        model = model.float().eval()
         params = sum(p.numel() for p in model.parameters())
         batches = [
             tokenizer(
