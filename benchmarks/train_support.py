@@ -257,15 +257,6 @@ def windows(pairs: Sequence[Pair], tokenizer: Any, max_length: int) -> list[tupl
     return out
 
 
-def windowed(pairs: Sequence[Pair], tokenizer: Any, max_length: int) -> list[Pair]:
-    """Each pair with its evidence cut to its :func:`windows` window."""
-    return [
-        Pair(p.source, p.claim, p.evidence[start:end], p.label, p.kind)
-        for p, (start, end) in zip(pairs, windows(pairs, tokenizer, max_length), strict=True)
-        if end > start
-    ]
-
-
 # -- the prepared pairs: one file, every evidence text once ---------------------------------
 
 
