@@ -80,12 +80,15 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text.replace("n't", " not"))]
 
 
-def _shown(kind: str, claim: str, twin: str, said: set[str]) -> bool:
-    """Whether the evidence's own words show the change: the words the change took out stand
-    in it (the number, the direction, the name, the limit), or, for a negation, the evidence
+def _shown(kind: str, claim: str, twin: str, words: list[str]) -> bool:
+    """Whether the evidence's own words (``words``, in order) show the change: the words the
+    change took out stand in it beside a word they stand beside in the claim (the number, the
+    direction, the name, the limit: "lower respiratory", not "lower" anywhere), or, for a
+    negation, the evidence
     says a negation and the words after the changed place. Where they do not, only a judge of
     meaning can see the change, and the table reports it apart."""
     ours, theirs = _words(claim), _words(twin)
+    said = set(words)
     removed = [w for w in ours if w not in theirs]
     if kind.startswith("negation"):
         longer, shorter = (ours, theirs) if kind.endswith("dropped") else (theirs, ours)
@@ -96,20 +99,37 @@ def _shown(kind: str, claim: str, twin: str, said: set[str]) -> bool:
         following = [w for w in longer[at + 1 : at + 4] if len(w) > 3][:2]
         negated = kind.endswith("added") or bool(_NEGATIONS & said)
         return negated and bool(following) and all(w in said for w in following)
-    return bool(removed) and all(w in said for w in removed)
+    return bool(removed) and all(_with_its_neighbour(w, ours, words) for w in removed)
+
+
+def _with_its_neighbour(word: str, claim: list[str], evidence: list[str]) -> bool:
+    """Whether ``word`` of the claim stands in the evidence beside a word it stands beside in
+    the claim (within two words): "lower respiratory tract" is shown by "the lower respiratory
+    tract", not by "lower virus titers" in another sentence."""
+    near = {
+        w
+        for i, w0 in enumerate(claim)
+        if w0 == word
+        for w in claim[max(0, i - 2) : i + 3]
+        if w != word and len(w) > 3
+    }
+    return any(
+        w0 == word and near & set(evidence[max(0, i - 2) : i + 3]) for i, w0 in enumerate(evidence)
+    )
 
 
 def twins_of(claim: str, evidence: str, rng: random.Random, page: int | None) -> Iterable[Twin]:
     """The false twins of a true ``claim`` whose new words the evidence does not hold, each
     with whether the evidence's words show the change (:func:`_shown`)."""
-    said = set(_words(evidence))
+    words = _words(evidence)
+    said = set(words)
     for kind, change in CHANGES.items():
         twin = change(claim, rng)
         if twin is None or twin == claim:
             continue
         if set(_words(twin)) - set(_words(claim)) & said:
             continue  # the evidence may say it too: not false by construction
-        shown = "shown" if _shown(kind, claim, twin, said) else "not shown"
+        shown = "shown" if _shown(kind, claim, twin, words) else "not shown"
         yield f"{kind}, {shown}", twin, evidence, page
 
 

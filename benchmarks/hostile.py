@@ -13,7 +13,7 @@ characters, so that it is searched for in the whole source (found elsewhere).
 
 Run from the repository root::
 
-    PYTHONPATH=src python benchmarks/hostile.py [--sizes 10000,100000,1000000]
+    PYTHONPATH=src python benchmarks/hostile.py [--sizes 10000,100000,1000000] [--cases NAME]
         [--memory-mb 50] [--out FILE.json]
 """
 
@@ -45,15 +45,28 @@ def repeat(unit: str, size: int) -> str:
     return (unit * (size // len(unit) + 1))[:size]
 
 
-def _coverage(size: int) -> Callable[[], object]:
-    path = Path(tempfile.mkdtemp()) / "answer.txt"
-    path.write_text(repeat("See [Bala Kanda 1.1] and Bala 9 x.y here.\n", size), "utf-8")
+def _coverage_of(unit: str) -> Callable[[int], Callable[[], object]]:
+    """``citecheck refs coverage`` of a file of ``unit`` repeated to the size."""
 
-    def run() -> None:
-        with contextlib.redirect_stdout(io.StringIO()):
-            cli_main(["refs", "coverage", str(path)])
+    def make(size: int) -> Callable[[], object]:
+        path = Path(tempfile.mkdtemp()) / "answer.txt"
+        path.write_text(repeat(unit, size), "utf-8")
 
-    return run
+        def run() -> None:
+            with contextlib.redirect_stdout(io.StringIO()):
+                cli_main(["refs", "coverage", str(path)])
+
+        return run
+
+    return make
+
+
+def _section_citations(size: int) -> Callable[[], object]:
+    count = size // 40
+    text = "".join(f"# Part {i}\n\nalpha beta {i}.\n\n" for i in range(count))
+    source = Document.from_markdown("d", text)
+    answer = " ".join(f'"alpha beta {i}." [[d:sec-part-{i}]]' for i in range(count))
+    return lambda: citecheck.verify(answer, [source])
 
 
 def _sections(size: int) -> Callable[[], object]:
@@ -68,6 +81,10 @@ def _pages(size: int) -> Callable[[], object]:
     return lambda: citecheck.verify(answer, [source])
 
 
+def _answer_of(unit: str) -> Callable[[int], Callable[[], object]]:
+    return lambda n: lambda: citecheck.verify(repeat(unit, n), {"d": "a source."})
+
+
 def _answer(unit: str) -> Callable[[int], Callable[[], object]]:
     return lambda n: lambda: citecheck.verify(repeat(unit, n) + " [[d]]", {"d": "a source."})
 
@@ -79,7 +96,10 @@ CASES: dict[str, Callable[[int], Callable[[], object]]] = {
     "one quote, many sections": _sections,
     "a page citation per page": _pages,
     "line of [1]: x look-alikes": lambda n: lambda: citecheck.extract(repeat("[1]: x ", n)),
-    "refs coverage": _coverage,
+    "refs coverage": _coverage_of("See [Bala Kanda 1.1] and Bala 9 x.y here.\n"),
+    "refs coverage on a-a-a-…": _coverage_of("a-"),
+    "footnote references to one note": _answer_of("[^1]: x\n"),
+    "a section citation per section": _section_citations,
     "alternating combining marks": lambda n: (
         lambda: citecheck.verify(
             '"word end" [[d]]', {"d": "word a" + repeat("\u0301\u0316", n) + " end"}
@@ -152,6 +172,7 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3, help="best of R at the smaller sizes")
     parser.add_argument("--memory-mb", type=int, default=50, help="0 skips the memory figure")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--cases", default="", help="only the cases whose names hold this")
     parser.add_argument("--memory-child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--memory-where", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -167,6 +188,8 @@ def main() -> int:
     print(f"# {results['command']}\n# {results['machine']}")
     print(f"{'case':32}" + "".join(f"{size:>12,}" for size in sizes) + "   ratios")
     for name, make in CASES.items():
+        if args.cases not in name:
+            continue
         make(sizes[0])()  # warm-up: lazy imports, caches
         times = [best(make(size), args.repeats if size < 1_000_000 else 1) for size in sizes]
         ratios = [later / max(earlier, 1e-4) for earlier, later in pairwise(times)]

@@ -165,3 +165,33 @@ def test_pages_of_unpaged_sources_and_the_matchers_are_chosen_on_the_command_lin
     )
     assert main(["verify", str(answer), str(tmp_path / "notes.txt"), "--matchers", "nope"]) == 2
     assert "no matcher named 'nope'" in capsys.readouterr().err
+
+
+def test_ctrl_c_exits_130_with_one_line(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C during ``verify`` or ``quotes``: exit 130 and one line, no traceback (issue 31)."""
+    import citecheck.cli as cli
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "load_paths", interrupted)
+    answer = corpus / "answer.md"
+    answer.write_text('"x" [[a]]', encoding="utf-8")
+    assert main(["verify", str(answer), str(corpus)]) == 130
+    assert capsys.readouterr().err == "citecheck: interrupted\n"
+
+
+def test_quotes_nested_too_deeply_is_an_error_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    quotes = tmp_path / "quotes.json"
+    quotes.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    source = tmp_path / "s.txt"
+    source.write_text("hello", encoding="utf-8")
+    assert main(["quotes", str(quotes), str(source), "-o", str(tmp_path / "out.json")]) == 2
+    err = capsys.readouterr().err
+    assert "quotes.json" in err
+    assert "nested too deeply" in err
+    assert not (tmp_path / "out.json").exists()

@@ -617,3 +617,57 @@ def test_shared_passages_mark_the_right_words_after_an_emoji() -> None:
         marked = js_slice(stretch, passage[3], passage[4])
         assert marked == _passage(results[item[0]].evidence[0])[2]
     assert shared == 150 - RESULTS_PAGE
+
+
+def test_csv_escapes_cells_a_spreadsheet_would_run_as_formulas() -> None:
+    """A quoted excerpt or claim may start with ``=``: in a spreadsheet it would run (issue
+    31). Escaped by default with an apostrophe; ``formulas="keep"`` writes it as it is."""
+    payloads = ['=HYPERLINK("http://x")', "+1+1", "-2+3", "@SUM(A1)", "\tx", "plain text"]
+    results = tuple(
+        Result(Citation("s", excerpt=payload), Status.VERIFIED, 0.9, reason="ok")
+        for payload in payloads
+    )
+    report = Report(results)
+    read = list(csv.DictReader(io.StringIO(report.to_csv())))
+    excerpts = [row["excerpt"] for row in read]
+    assert excerpts[:5] == ["'" + p for p in payloads[:5]]
+    assert excerpts[5] == "plain text"
+    assert [row["confidence"] for row in read] == ["0.9"] * 6  # numbers stay numbers
+    kept = list(csv.DictReader(io.StringIO(report.to_csv(formulas="keep"))))
+    assert [row["excerpt"] for row in kept] == payloads
+    with pytest.raises(ConfigError, match="formulas"):
+        report.to_csv(formulas="run")  # type: ignore[arg-type]
+
+
+def test_a_full_disk_names_the_file_it_could_not_write(
+    report: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``[Errno 28] No space left on device`` alone names no file (issue 31): every save path
+    raises a WriteError (a CitecheckError and an OSError) naming it, and leaves no half file."""
+    import errno
+
+    from citecheck import _atomic
+    from citecheck.errors import CitecheckError, WriteError
+    from citecheck.indexes.memory import MemoryIndex
+    from citecheck.indexes.records import Record
+
+    def full(descriptor: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(_atomic.os, "fsync", full)
+    target = tmp_path / "report.json"
+    with pytest.raises(WriteError, match=r"cannot write .*report\.json: No space left") as caught:
+        report.save(target)
+    assert isinstance(caught.value, CitecheckError)
+    assert isinstance(caught.value, OSError)
+    assert caught.value.errno == errno.ENOSPC
+    assert not target.exists()
+    assert [p.name for p in tmp_path.iterdir()] == []  # no temporary file left
+    index = MemoryIndex(2)
+    index.upsert([Record("a", [1.0, 0.0], {})])
+    with pytest.raises(WriteError, match="No space left"):
+        index.save(tmp_path / "index")
+    missing = tmp_path / "no" / "such" / "folder" / "report.json"
+    monkeypatch.undo()
+    with pytest.raises(CitecheckError, match=r"report\.json"):
+        report.save(missing)

@@ -5,6 +5,7 @@ reader that stops early ends a command quietly."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ import citecheck
 from citecheck.cli import main
 from citecheck.documents.files import decode_text, load_paths
 from citecheck.errors import SourceError
-from citecheck.quotes.inputs import read_quotes
+from citecheck.quotes.inputs import Unreadable, read_quotes
 
 ROOT = Path(__file__).parents[1]
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"
@@ -190,10 +191,6 @@ def test_quotes_command_skips_unreadable_sources_and_rejects_empty_ones(
     [
         ("q.txt", PNG, r"q.txt is not a text file: line 2 holds the byte 0x1a"),
         ("q.txt", b"a quote\nanother\n\x00\x01binary", r"q.txt is not a text file: line 3"),
-        ("q.jsonl", b'"a quote"\n{"quote": "b"}\n{"text": "c"}\n', r"q.jsonl, line 3: .*'quote'"),
-        ("q.jsonl", b'{"quote": null}\n', r"q.jsonl, line 1: .*'quote'"),
-        ("q.json", b'["a quote", {"text": "b"}]', r"q.json, item 2 of the list: .*'quote'"),
-        ("q.csv", b"id,quote\n1,a quote\n2\n", r"q.csv, line 3: the row has no 'quote' cell"),
         ("q.json", b'["caf\xe9"]', r"q.json is not UTF-8 text .*on line 1"),
         ("q.csv", PNG, r"q.csv is not a text file"),
     ],
@@ -207,16 +204,42 @@ def test_bad_quotes_files_are_errors_naming_the_line(
         read_quotes(path)
 
 
-def test_quotes_command_rejects_a_record_without_a_quote(
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("q.jsonl", b'"a quote"\n{"quote": "b"}\n{"text": "c"}\n', r"q.jsonl, line 3: .*'quote'"),
+        ("q.jsonl", b'{"quote": null}\n"a quote"\n', r"q.jsonl, line 1: .*'quote'"),
+        ("q.jsonl", b'"a quote"\n{"quote": \n', r"q.jsonl is not valid JSON on line 2"),
+        ("q.json", b'["a quote", {"text": "b"}]', r"q.json, item 2 of the list: .*'quote'"),
+        ("q.csv", b"id,quote\n1,a quote\n2\n", r"q.csv, line 3: the row has no 'quote' cell"),
+    ],
+)
+def test_one_bad_row_is_that_rows_problem(
+    tmp_path: Path, name: str, content: bytes, message: str
+) -> None:
+    """Issue 31: a record without a quote, or a JSON Lines line that is not JSON, is one
+    unreadable row naming its line; the other rows are read."""
+    path = tmp_path / name
+    path.write_bytes(content)
+    rows = read_quotes(path)
+    bad = [row for row in rows if isinstance(row, Unreadable)]
+    assert len(bad) == 1
+    assert re.search(message, bad[0].reason)
+    assert "a quote" in rows
+
+
+def test_quotes_command_checks_the_other_rows_of_a_file_with_a_bad_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "talk.txt").write_text("We will build the bridge before winter.\n")
     (tmp_path / "q.jsonl").write_text('{"quote": "build the bridge"}\n{"text": "winter"}\n')
     out = tmp_path / "rows.json"
     args = ["quotes", str(tmp_path / "q.jsonl"), str(tmp_path / "talk.txt"), "-o", str(out)]
-    assert main(args) == 2
+    assert main(args) == 2  # one row could not be read: not a pass
     assert "q.jsonl, line 2" in capsys.readouterr().err
-    assert not out.exists()
+    rows = json.loads(out.read_text())["rows"]
+    assert [row["status"] for row in rows] == ["verified", "unchecked"]
+    assert "q.jsonl, line 2" in rows[1]["reason"]
 
 
 def test_one_undecodable_line_of_a_text_file_is_still_a_row(tmp_path: Path) -> None:

@@ -414,7 +414,8 @@ def test_a_request_that_times_out_ends_in_a_backend_error(
     started = time.monotonic()
     with pytest.raises(BackendError, match=r"after 2 attempts: no answer within 0\.05 s"):
         index.count()
-    assert time.monotonic() - started < 1.0
+    # cut off long before either 5 s answer: a loaded machine may delay the threads, not 5 s
+    assert time.monotonic() - started < 4.0
     assert len(sleeps) == 1
 
 
@@ -699,7 +700,9 @@ def test_a_slow_drip_is_cut_off_at_the_total_deadline(sleeps: Sleeps, headers: b
             with pytest.raises(BackendError, match=rf"no answer within {timeout:g} s"):
                 index.search([1.0, 0.0, 0.0, 0.0], k=3)
             elapsed = time.monotonic() - started
-            assert timeout * 0.9 <= elapsed < 3 * timeout, (timeout, elapsed)
+            # the drip would take about 10 s: a cut at the deadline is far below that, even on a
+            # loaded machine that delays the threads
+            assert timeout * 0.9 <= elapsed < timeout + 4.0, (timeout, elapsed)
             index.close()
 
 
@@ -713,9 +716,9 @@ def test_retries_share_one_budget(sleeps: Sleeps) -> None:
         with pytest.raises(BackendError, match=r"0\.8 s budget") as caught:
             index.count()
         elapsed = time.monotonic() - started
-        assert elapsed < 3 * 0.8, elapsed
+        assert elapsed < 0.8 + 4.0, elapsed  # ten retries of 0.3 s each would take over 3 s
         assert "no answer within" in str(caught.value)
-        assert len(slow.requests) < 5
+        assert len(slow.requests) < 5  # the budget, counted: at most 0.8 s / 0.3 s tries
         index.close()
 
 

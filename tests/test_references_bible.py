@@ -16,6 +16,7 @@ from citecheck.model import Status
 from citecheck.references import (
     Mention,
     ReferenceExtractor,
+    ReferenceVerifier,
     StructuredReference,
     bible,
     verify_references,
@@ -281,3 +282,27 @@ def test_a_whole_chapter_past_the_end_in_a_range_is_a_phantom_not_a_crash() -> N
     report = verify_references("1 Sam 2–50– says", scheme="bible", against="pythonbible")
     assert report.result == "FAIL"
     assert report.phantom_citations == ["1 Samuel 50"]
+
+
+def test_one_reference_the_catalog_cannot_look_up_blanks_no_other() -> None:
+    """Tobit is not in the King James Version: its references are unchecked with the catalog's
+    reason, and every other reference of the batch is still checked (issue 31)."""
+    verifier = ReferenceVerifier("bible")
+    first, second = verifier.verify_many(["John 3:16, I Sa 3:4 and Obadiah 3-6", "Tobit 1:1-2"])
+    assert {r.status for r in first.results} == {Status.VERIFIED}
+    assert first.outcome == "PASS"
+    assert {r.status for r in second.results} == {Status.UNCHECKED}
+    assert all("could not check" in r.reason for r in second.results)
+
+
+def test_a_failing_backend_checks_nothing_it_was_asked_about() -> None:
+    from citecheck.errors import BackendError
+
+    class Down:
+        def lookup(self, references: object) -> object:
+            raise BackendError("the catalog server is down")
+
+    verifier = ReferenceVerifier("bible", Down())
+    [report] = verifier.verify_many(["John 3:16 and Obadiah 3"])
+    assert {r.status for r in report.results} == {Status.UNCHECKED}
+    assert all("server is down" in r.reason for r in report.results)

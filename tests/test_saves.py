@@ -25,7 +25,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from citecheck import _atomic  # noqa: E402
-from citecheck.errors import RecordError, SavedIndexError  # noqa: E402
+from citecheck.errors import RecordError, SavedIndexError, WriteError  # noqa: E402
 from citecheck.indexes import Record  # noqa: E402
 from citecheck.indexes.memory import MemoryIndex  # noqa: E402
 
@@ -217,7 +217,7 @@ def test_a_save_failing_at_any_step_leaves_the_last_good_index(
         with failing_at(step, monkeypatch) as calls:
             try:
                 new.save(tmp_path)
-            except InjectedFault:
+            except (InjectedFault, WriteError):  # an OSError of the disk names the file
                 failed = True
             else:
                 failed = False
@@ -404,3 +404,14 @@ def test_a_data_file_removed_after_its_check_is_named(
     monkeypatch.setattr(memory, "read_saved", check_then_lose)
     with pytest.raises(SavedIndexError, match=str(tmp_path)):
         memory.MemoryIndex.load(tmp_path)
+
+
+def test_a_corrupted_manifest_is_named_not_the_folder(backend: Any, tmp_path: Path) -> None:
+    """Issue 31: a manifest that is not JSON is named as the file it is."""
+    build(backend, 1, count=5).save(tmp_path)
+    (tmp_path / "manifest.json").write_text("{ cut short", encoding="utf-8")
+    with pytest.raises(SavedIndexError, match=r"manifest\.json: not JSON"):
+        backend.load(tmp_path)
+    (tmp_path / "manifest.json").unlink()
+    with pytest.raises(SavedIndexError, match=r"does not hold a saved .*no manifest\.json"):
+        backend.load(tmp_path)

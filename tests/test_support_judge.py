@@ -384,7 +384,8 @@ def test_record_labels_take_the_judges_last_look(
     monkeypatch.setattr(judge, "engine", _AlwaysSupported(judge.engine, CONTRADICTED))
     [outcome] = validator.validate_many([sentence], {"doclaynet": PASSAGE})
     assert outcome.label is Label.LIKELY_UNTRUE
-    assert "by the judge: support 1%, contradiction 97%" in outcome.reason
+    said = "moved to likely untrue: the judge reads support 1% and contradiction 97%"
+    assert said in outcome.reason
     unjudged = SemanticValidator(HashingEmbedder(), lexical_pass=False, judge=None)
     [plain] = unjudged.validate_many([sentence], {"doclaynet": PASSAGE})
     assert plain.label in {Label.VERY_LIKELY_TRUE, Label.LIKELY_TRUE}
@@ -407,7 +408,8 @@ def test_the_paper_library_names_a_contradiction_the_judge_reads(
     result = library.validate("stoker2022", "Remote work became common after 2020.", 1)
     assert result.status is not Status.VERIFIED
     assert result.details["support"] == "contradicted"
-    assert "the judge reads the passage as contradicting the claim" in result.reason
+    assert "the judge reads support 1% and contradiction 97%" in result.reason
+    assert result.status is Status.UNSUPPORTED  # as the verifier and the records door say
     assert PaperLibrary(tmp_path / "lib", embedder=HashingEmbedder(), judge=None).judge is None
 
 
@@ -445,3 +447,45 @@ def test_many_pairs_are_read_at_once_each_with_its_own_focus(judge: SupportJudge
     assert near.window[0] <= at < near.window[1]
     with pytest.raises(ConfigError, match="1 focus lists for 2 pairs"):
         judge.read_pairs([(claim, passage), (claim, passage)], focus=[[(0, 1)]])
+
+
+@pytest.mark.parametrize(
+    ("row", "status", "said"),
+    [
+        (CONTRADICTED, Status.UNSUPPORTED, "the judge reads support 1% and contradiction 97%"),
+        (NO_INFO, Status.PARTIAL, "the judge reads support 5%"),
+    ],
+)
+def test_every_door_reads_the_judge_in_one_way(
+    judge: SupportJudge,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    row: tuple[float, float, float],
+    status: Status,
+    said: str,
+) -> None:
+    """The judge's doubt makes a claim partial and its contradiction unsupported, in the same
+    words, through the verifier, the records door and the paper library."""
+    import citecheck
+    from citecheck.papers import PaperLibrary
+
+    page = "Remote work has been common since 2020 in many firms."
+    claim = "Many firms have had remote work since 2020."
+    paper = tmp_path / "paper.md"
+    paper.write_text(f"[PAGE:1]\n{page}\n", encoding="utf-8")
+    library = PaperLibrary(tmp_path / "lib", embedder=HashingEmbedder())
+    library.add(paper, key="paper")
+    monkeypatch.setattr(judge, "engine", _AlwaysSupported(judge.engine, row))
+    results = {
+        "Verifier": Verifier(embedder=HashingEmbedder())
+        .verify(f"{claim} [[paper:p. 1]]", {"paper": f"[PAGE:1]\n{page}\n"})
+        .results[0],
+        "records": citecheck.verify_records(
+            [{"id": "r", "source_text": page, "citations": [{"citation": claim}]}],
+            embedder=HashingEmbedder(),
+        ).results[0],
+        "papers": library.validate("paper", claim, 1),
+    }
+    for door, result in results.items():
+        assert result.status is status, (door, result.reason)
+        assert said in result.reason, (door, result.reason)

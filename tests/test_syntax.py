@@ -356,11 +356,19 @@ def test_colon_after_marker_mid_line_is_still_a_citation() -> None:
         "Code:\n```python\nx = y[1] + [[ctx-1]] + [@key]\n```\n",
         "Code:\n~~~\n[1]\n~~~\n",
         "1. Step\n    ```\n    [1]\n    ```\n",
-        "Unclosed fence:\n```\n[1] [[ctx-1]]\n",
     ],
 )
 def test_code_is_never_cited(text: str) -> None:
     assert extract_citations(text) == ([], [])
+
+
+def test_an_unclosed_fence_hides_no_citation() -> None:
+    citations, warnings = extract_citations("Unclosed fence:\n```\n[1] [[ctx-1]]\n")
+    assert [c.source_id for c in citations] == ["1", "ctx-1"]
+    assert warnings == [
+        "a code fence '```' at characters 16-19 is never closed: citecheck checks the text "
+        "after it, which a Markdown renderer may hide"
+    ]
 
 
 def test_text_after_code_is_scanned() -> None:

@@ -792,3 +792,30 @@ def test_an_index_that_ignores_the_filter_leaves_references_unchecked() -> None:
     presence = catalog.lookup([wanted])[wanted]
     assert presence.exists is None
     assert "none with a shloka asked for" in presence.reason
+
+
+def test_cli_refs_eval_writes_no_log_beside_the_dataset_and_refuses_an_empty_one(
+    tmp_path: Path,
+    map_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    golden = shared / "golden.jsonl"
+    golden.write_text("\n".join(json.dumps(item) for item in GOLDEN[:4]) + "\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    main(["refs", "eval", str(golden), "--map", str(map_file)])
+    assert (work / "golden.log.jsonl").exists()
+    assert sorted(p.name for p in shared.iterdir()) == ["golden.jsonl"]
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    main(["refs", "eval", str(golden), "--map", str(map_file), "-o", str(reports / "r.json")])
+    assert (reports / "golden.log.jsonl").exists()
+    empty = shared / "empty.jsonl"
+    empty.write_text("\n")
+    capsys.readouterr()
+    assert main(["refs", "eval", str(empty), "--map", str(map_file)]) == 2
+    assert "holds no items" in capsys.readouterr().err

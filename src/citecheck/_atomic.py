@@ -33,8 +33,22 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder, flushed to the
     disk and moved into place with :func:`os.replace`, the folder flushed after it so that the
     rename survives a power cut. The new file gets the old one's permissions, or those a new
-    file gets under the current umask."""
+    file gets under the current umask. A failure of the disk (full, read-only, a file too
+    large) is a :class:`~citecheck.errors.WriteError` naming ``path``."""
     target = Path(path)
+    try:
+        _write_bytes_atomic(target, data)
+    except OSError as exc:
+        raise _write_error(target, exc) from None
+
+
+def _write_error(target: Path, exc: OSError) -> OSError:
+    from citecheck.errors import CitecheckError, WriteError
+
+    return exc if isinstance(exc, CitecheckError) else WriteError(target, exc)
+
+
+def _write_bytes_atomic(target: Path, data: bytes) -> None:
     handle, temporary = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
     )
@@ -93,9 +107,11 @@ def write_new_file(path: str | os.PathLike[str], fill: Callable[[Sink], None]) -
             fill(sink)
             stream.flush()
             os.fsync(stream.fileno())
-    except BaseException:
+    except BaseException as exc:
         with suppress(OSError):
             target.unlink()
+        if isinstance(exc, OSError):
+            raise _write_error(target, exc) from None
         raise
     return sink.written()
 

@@ -235,6 +235,15 @@ def _papers_parser(commands: Any) -> None:
     _embedder_option(add)
     listing = papers.add_parser("list", help="the papers of a library, with their pages")
     listing.add_argument("--library", type=Path, required=True, metavar="DIR", help="the library")
+    repair = papers.add_parser(
+        "repair",
+        help="rebuild a library's lost or unreadable manifest.json",
+        description="Rebuild manifest.json from its copy (manifest.copy.json) when every file "
+        "the copy lists is intact, else from the paper files in papers/ (keys, text, pages and "
+        "chunks; titles and bibliography entries are lost, vectors are made again). Nothing "
+        "is deleted; an unreadable manifest is kept as manifest.json.damaged.",
+    )
+    repair.add_argument("--library", type=Path, required=True, metavar="DIR", help="the library")
 
 
 def _paper_checks_parser(commands: Any) -> None:
@@ -296,6 +305,12 @@ def _library(args: argparse.Namespace, *, existing: bool = True) -> Any:
 
     if existing and not args.library.is_dir():
         raise CitecheckError(f"no library at {args.library}: add papers to it first")
+    if existing and not (args.library / "manifest.json").is_file():
+        PaperLibrary(args.library, embedder=None)  # names a lost manifest or a foreign folder
+        raise CitecheckError(
+            f"{args.library} is not a paper library: it has no manifest.json (add papers to "
+            "it first, or give the folder that holds manifest.json)"
+        )
     choice = getattr(args, "embedder", "auto")
     embedder: Any = choice if choice == "auto" else None
     if choice == "multilingual":
@@ -353,7 +368,10 @@ def _refs_parser(commands: Any) -> None:
     evaluate.add_argument("golden", type=Path, help="one JSON object per line with an answer")
     common(evaluate)
     evaluate.add_argument(
-        "--log", type=Path, help="per-item log (default: GOLDEN.log.jsonl, beside GOLDEN)"
+        "--log",
+        type=Path,
+        help="per-item log (default: GOLDEN-STEM.log.jsonl beside the -o report, else in the "
+        "current folder)",
     )
     _output_options(evaluate)
     evaluate.add_argument(
@@ -441,6 +459,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CitecheckError, OSError, UnicodeError) as exc:  # what a command let through
         print(f"citecheck: error: {exc}", file=sys.stderr)
         return 2
+    except RecursionError:
+        print("citecheck: error: the input is nested too deeply to read", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # every file citecheck writes is written whole or not at all
+        print("citecheck: interrupted", file=sys.stderr)
+        return _INTERRUPTED
     return status
 
 
@@ -535,7 +559,7 @@ def _quotes(args: argparse.Namespace) -> int:
     from citecheck._atomic import write_text_atomic
     from citecheck.exports import check_target, format_for
     from citecheck.quotes import QuoteConfig, QuoteLocator
-    from citecheck.quotes.inputs import read_quotes
+    from citecheck.quotes.inputs import Unreadable, read_quotes
     from citecheck.quotes.locator import embedder_for
 
     warnings: list[str] = []
@@ -574,7 +598,10 @@ def _quotes(args: argparse.Namespace) -> int:
     )
     plural = "" if stats["n_quotes"] == 1 else "s"
     print(f"{stats['n_quotes']} quote{plural}: {counts}; rows written to {args.output}")
-    return _exit_status(report)
+    unreadable = [q for q in quotes if isinstance(q, Unreadable)]
+    for row in unreadable:  # each was checked as nothing: the run went on without it
+        print(f"citecheck: error: {row.reason}", file=sys.stderr)
+    return EXIT_ERROR if unreadable else _exit_status(report)
 
 
 def _records(args: argparse.Namespace) -> int:
@@ -807,7 +834,9 @@ def _refs(args: argparse.Namespace) -> int:
             traces=args.traces,
             trace_id_field=args.trace_id_field,
         )
-        log = args.log or args.golden.with_suffix(".log.jsonl")  # beside the dataset
+        if not evaluation.items:
+            raise CitecheckError(f"{args.golden} holds no items: there is nothing to evaluate")
+        log = args.log or _log_path(args.golden, args.output)
         evaluation.write_log(log)
     except BrokenPipeError:  # the reader of coverage's or check's output left: main ends quietly
         raise
@@ -829,7 +858,22 @@ def _refs(args: argparse.Namespace) -> int:
 
 def _papers(args: argparse.Namespace) -> int:
     """``papers add``: each file and bibliography added in turn, a failure said and the rest
-    still added (exit 2 when one failed); ``papers list``: key, format, pages, title."""
+    still added (exit 2 when one failed); ``papers list``: key, format, pages, title;
+    ``papers repair``: a lost manifest rebuilt (:meth:`PaperLibrary.repair`)."""
+    if args.papers_command == "repair":
+        from citecheck.papers import PaperLibrary
+
+        repaired = PaperLibrary.repair(args.library)
+        said = {
+            "intact": "manifest.json reads: nothing to repair",
+            "copy": "manifest.json restored from manifest.copy.json",
+            "files": "manifest.json rebuilt from the paper files (titles and bibliography "
+            "entries are lost; vectors are made again on first use)",
+        }[repaired.how]
+        print(f"{args.library}: {said}; {len(repaired.keys)} papers: {', '.join(repaired.keys)}")
+        for name in repaired.skipped:
+            print(f"  not used (incomplete, unreadable or older): {name}", file=sys.stderr)
+        return EXIT_PASSED
     library = _library(args, existing=args.papers_command == "list")
     if args.papers_command == "list":
         for key in library:
@@ -859,6 +903,14 @@ def _papers(args: argparse.Namespace) -> int:
             continue
         print(f"{file}: {key}, {len(library.pages(key))} pages")
     return EXIT_ERROR if failed else EXIT_PASSED
+
+
+def _log_path(golden: Path, output: Path | None) -> Path:
+    """Where ``refs eval`` writes its per-item log without ``--log``: beside the report given
+    with ``-o``, else in the current folder; never beside the dataset, whose folder may be
+    read-only or shared."""
+    name = f"{golden.stem}.log.jsonl"
+    return (output.parent if output is not None else Path.cwd()) / name
 
 
 def _paper_checks(args: argparse.Namespace) -> int:

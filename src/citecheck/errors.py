@@ -18,6 +18,7 @@ against ``ValueError`` or ``ImportError`` keeps working::
     ├── UnknownBackendError (LookupError)   no backend registered under that name
     ├── MissingDependencyError (ImportError) an optional extra is not installed
     ├── BackendError                        a backend failed while working (never means "not found")
+    ├── WriteError (OSError)                a file citecheck writes cannot be written: names it
     └── CitationsFailed                     a checked text failed where the caller asked to stop
 """
 
@@ -46,6 +47,7 @@ __all__ = [
     "SourceError",
     "StructureMapError",
     "UnknownBackendError",
+    "WriteError",
 ]
 
 
@@ -116,6 +118,21 @@ class MissingDependencyError(CitecheckError, ImportError):
 
 class BackendError(CitecheckError):
     """A backend failed while working. The verifier reports such citations as UNCHECKED."""
+
+
+class WriteError(CitecheckError, OSError):
+    """A file citecheck writes (a report, an output, an index or library save) cannot be
+    written: the disk is full, the file too large, the folder read-only. The message names the
+    file and the cause; ``errno`` and ``filename`` are the system's. Nothing is left half
+    written: the old file, if any, is as it was."""
+
+    def __init__(self, path: object, cause: OSError) -> None:
+        reason = cause.strerror or str(cause) or type(cause).__name__
+        super().__init__(cause.errno, f"cannot write {path}: {reason}", str(path))
+        self.message = f"cannot write {path}: {reason}"
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class CitationsFailed(CitecheckError):

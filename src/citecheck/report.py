@@ -177,11 +177,18 @@ class Report:
 
         return exports.to_jsonl(self)
 
-    def to_csv(self, target: str | Path | IO[str] | None = None) -> str | None:
-        """One row per result; the text when ``target`` is ``None``, else written there."""
+    def to_csv(
+        self,
+        target: str | Path | IO[str] | None = None,
+        *,
+        formulas: Literal["escape", "keep"] = "escape",
+    ) -> str | None:
+        """One row per result; the text when ``target`` is ``None``, else written there. A
+        cell a spreadsheet would run as a formula starts with an apostrophe unless
+        ``formulas="keep"`` (:func:`citecheck.exports.to_csv`)."""
         from citecheck import exports
 
-        return exports.to_csv(self, target)
+        return exports.to_csv(self, target, formulas=formulas)
 
     def to_excel(self, path: str | Path) -> None:
         """A workbook for review, lowest confidence first (the ``excel`` extra)."""

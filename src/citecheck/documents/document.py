@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from types import MappingProxyType
@@ -374,16 +374,10 @@ class Document:
         sections = self.sections
         key = slugify(name)
         folded = name.strip().casefold()
-        rules: tuple[Callable[[Section], bool], ...] = (
-            lambda s: key in (s.slug, s.bare_slug),
-            lambda s: s.title.casefold() == folded,
-            lambda s: s.title.casefold().startswith(folded + " ") and folded[:1].isdigit(),
-            lambda s: bool(key) and (s.slug.startswith(key) or s.bare_slug.startswith(key)),
-        )
-        for rule in rules:
-            for section in sections:
-                if rule(section):
-                    return section
+        index: _SectionIndex = self._cached("section_index", lambda: _SectionIndex(sections))
+        found = index.find(key, folded)
+        if found is not None:
+            return sections[found]
         if not sections:
             raise LocationKindError(f"{self.id!r} has no sections; cannot resolve section {name!r}")
         known = ", ".join(repr(s.title) for s in sections[:10])
@@ -399,6 +393,56 @@ class Document:
             where = "past the end" if first > final else "in no segment"
             raise LocationError(f"{location} is {where} of {self.id!r} (it runs to {final:g} s)")
         return Span(min(s.start for s in hit), max(s.end for s in hit))
+
+
+class _SectionIndex:
+    """A document's sections by slug, by title and by leading number, built once: each section
+    citation is found in a few lookups, not a pass over every heading (a citation per section
+    of a long document was quadratic). :meth:`find` applies the rules of
+    :meth:`Document.find_section` in their order, each giving the first section in document
+    order that it matches."""
+
+    __slots__ = ("_by_number", "_by_slug", "_by_title", "_prefixes", "_titles")
+
+    def __init__(self, sections: Sequence[Section]) -> None:
+        self._by_slug: dict[str, int] = {}
+        self._by_title: dict[str, int] = {}
+        self._by_number: dict[str, int] = {}
+        self._titles = [section.title.casefold() for section in sections]
+        slugs: list[tuple[str, int]] = []
+        for position, section in enumerate(sections):
+            slug, bare = section.slug, section.bare_slug
+            title = section.title.casefold()
+            for name in (slug, bare):
+                self._by_slug.setdefault(name, position)
+                slugs.append((name, position))
+            self._by_title.setdefault(title, position)
+            head, _, rest = title.partition(" ")
+            if head[:1].isdigit() and rest:
+                self._by_number.setdefault(head, position)
+        self._prefixes = sorted(slugs)
+
+    def find(self, key: str, folded: str) -> int | None:
+        if key in self._by_slug:
+            return self._by_slug[key]
+        if folded in self._by_title:
+            return self._by_title[folded]
+        if folded[:1].isdigit() and folded in self._by_number:
+            return self._by_number[folded]
+        if folded[:1].isdigit() and " " in folded:  # a number of several words: rare, read all
+            number = next(
+                (p for p, t in enumerate(self._titles) if t.startswith(folded + " ")), None
+            )
+            if number is not None:
+                return number
+        if not key:
+            return None
+        at = bisect_left(self._prefixes, (key, -1))
+        matches = []
+        while at < len(self._prefixes) and self._prefixes[at][0].startswith(key):
+            matches.append(self._prefixes[at][1])
+            at += 1
+        return min(matches) if matches else None
 
 
 def _check_ranges(

@@ -11,10 +11,10 @@ import csv
 import io
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 from citecheck._atomic import write_bytes_atomic, write_text_atomic
-from citecheck.errors import MissingDependencyError
+from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.exports._text import excel_cell, flat
 from citecheck.language.text import without_surrogates
 
@@ -147,27 +147,47 @@ def to_csv(
     *,
     columns: Sequence[str] | None = None,
     rows: Iterable[Mapping[str, Any]] | None = None,
+    formulas: Literal["escape", "keep"] = "escape",
 ) -> str | None:
     """The table as CSV: returned when ``target`` is ``None``, written to a text stream, or
     to a path all at once (a temporary file renamed into place). A cell a row lacks is
-    empty. Text is written as it is: a spreadsheet opening the file may read a leading
-    ``=`` as a formula, which the Excel export (:func:`to_excel`) prevents."""
+    empty. A text cell that a spreadsheet would run as a formula (it starts with ``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return: a quoted claim or excerpt can) is written
+    after an apostrophe, which spreadsheets show as text; ``formulas="keep"`` writes it as it
+    is, for scripts that read the file back."""
+    if formulas not in ("escape", "keep"):
+        raise ConfigError(f"formulas must be 'escape' or 'keep', got {formulas!r}")
     header, table = _table(report, columns, rows)
+    escape = formulas == "escape"
     if target is not None and not isinstance(target, str | os.PathLike):
-        _write_csv(target, header, table)
+        _write_csv(target, header, table, escape)
         return None
     buffer = io.StringIO(newline="")
-    _write_csv(buffer, header, table)
+    _write_csv(buffer, header, table, escape)
     if target is None:
         return buffer.getvalue()
     write_text_atomic(target, without_surrogates(buffer.getvalue()))
     return None
 
 
-def _write_csv(stream: IO[str], header: list[str], table: list[Mapping[str, Any]]) -> None:
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads a cell starting with as a formula (OWASP's list)."""
+
+
+def _write_csv(
+    stream: IO[str], header: list[str], table: list[Mapping[str, Any]], escape: bool
+) -> None:
     writer = csv.DictWriter(stream, fieldnames=header, restval="", extrasaction="ignore")
     writer.writeheader()
-    writer.writerows({key: flat(value) for key, value in row.items()} for row in table)
+    writer.writerows(
+        {key: _cell(flat(value), escape) for key, value in row.items()} for row in table
+    )
+
+
+def _cell(value: Any, escape: bool) -> Any:
+    if escape and isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
 
 
 def summary_lines(report: Report) -> list[tuple[str, Any]]:

@@ -3,11 +3,15 @@
 The right choice up to a few hundred thousand chunks: search is one matrix product, so 100k
 384-d vectors answer in milliseconds (see ``docs/benchmarks.md``). Filters are evaluated in
 Python per record, so a filtered search costs more on a large index than an unfiltered one.
+
+One index may be shared by threads: every method takes the index's lock, so a search while
+another thread upserts sees the index before or after that upsert, never half of it.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -63,13 +67,14 @@ class MemoryIndex:
         self._metadata: list[dict[str, MetadataValue]] = []
         self._vectors: NDArray[np.float32] = np.zeros((0, dimension or 0), dtype=np.float32)
         self._norms: NDArray[np.float32] = np.zeros(0, dtype=np.float32)
+        self._lock = threading.RLock()
 
     def __repr__(self) -> str:
         return (
             f"MemoryIndex(dimension={self.dimension}, metric={self.metric!r}, count={self.count()})"
         )
 
-    def upsert(
+    def _upsert(
         self, records: Iterable[Record | tuple[str, Sequence[float], Mapping[str, Any]]]
     ) -> int:
         import numpy as np
@@ -97,7 +102,7 @@ class MemoryIndex:
                 self._metadata.append(metadata[i])
         return len(ids)
 
-    def search(
+    def _search(
         self, vector: Sequence[float], k: int = 10, filter: Filter | None = None
     ) -> list[Hit]:
         import numpy as np
@@ -123,7 +128,7 @@ class MemoryIndex:
             for i in order
         ]
 
-    def fetch(self, ids: Iterable[str]) -> dict[str, Record]:
+    def _fetch(self, ids: Iterable[str]) -> dict[str, Record]:
         found = {}
         for rid in check_ids(ids):
             row = self._rows.get(rid)
@@ -132,7 +137,7 @@ class MemoryIndex:
                 found[rid] = Record(rid, vector, copy_metadata(self._metadata[row]))
         return found
 
-    def delete(self, ids: Iterable[str] | None = None, *, filter: Filter | None = None) -> None:
+    def _delete(self, ids: Iterable[str] | None = None, *, filter: Filter | None = None) -> None:
         if (ids is None) == (filter is None):
             raise InputError("delete needs either ids or a filter, not both and not neither")
         if filter is not None:
@@ -163,21 +168,43 @@ class MemoryIndex:
     def count(self) -> int:
         return len(self._ids)
 
+    # -- the protocol, under the lock ----------------------------------------------------------
+
+    def upsert(
+        self, records: Iterable[Record | tuple[str, Sequence[float], Mapping[str, Any]]]
+    ) -> int:
+        with self._lock:
+            return self._upsert(records)
+
+    def search(
+        self, vector: Sequence[float], k: int = 10, filter: Filter | None = None
+    ) -> list[Hit]:
+        with self._lock:
+            return self._search(vector, k, filter)
+
+    def fetch(self, ids: Iterable[str]) -> dict[str, Record]:
+        with self._lock:
+            return self._fetch(ids)
+
+    def delete(self, ids: Iterable[str] | None = None, *, filter: Filter | None = None) -> None:
+        with self._lock:
+            self._delete(ids, filter=filter)
+
     def save(self, directory: str | os.PathLike[str]) -> None:
         """Write the index to ``directory`` (created if needed), atomically: a save that fails
         or is killed half way leaves the index saved there before as it was."""
         import numpy as np
 
-        vectors = self._vectors
-        rows = (
-            {"id": rid, "metadata": meta}
-            for rid, meta in zip(self._ids, self._metadata, strict=True)
-        )
+        with self._lock:  # a copy of the index as it stands, written outside the lock
+            vectors = self._vectors.copy()
+            listed = list(zip(self._ids, [dict(m) for m in self._metadata], strict=True))
+            count = self.count()
+        rows = ({"id": rid, "metadata": meta} for rid, meta in listed)
         manifest = {
             "format": _FORMAT,
             "dimension": self.dimension,
             "metric": self.metric,
-            "count": self.count(),
+            "count": count,
         }
         write_saved(
             Path(directory),

@@ -376,7 +376,7 @@ class PineconeIndex:
         query = check_vector(vector, self.dimension, "query")
         if self.dimension is None:
             return []
-        matches = self._call(
+        response = self._call(
             "query",
             self._client.query,
             top_k=k,
@@ -384,7 +384,11 @@ class PineconeIndex:
             filter=_plain(filter) if filter is not None else None,
             include_metadata=True,
             **self._where(),
-        ).matches
+        )
+        self._check_namespace("query", getattr(response, "namespace", None))
+        matches = response.matches
+        if len(matches) > k:
+            raise self._off_protocol("query", f"{len(matches)} matches for top_k {k}")
         return [
             Hit(_original_id(m.id, m.metadata), float(m.score), _read_metadata(m.metadata))
             for m in matches
@@ -396,11 +400,52 @@ class PineconeIndex:
         found: dict[str, Record] = {}
         for chunk in _runs(list(originals), MAX_IDS, FETCH_URL_BUDGET, _url_cost):
             response = self._call("fetch", self._client.fetch, ids=chunk, **self._where())
+            self._check_namespace("fetch", getattr(response, "namespace", None))
+            asked = set(chunk)
             for stored_id, vector in response.vectors.items():
-                rid = originals.get(stored_id)
-                if rid is not None:
-                    found[rid] = Record(rid, list(vector.values), _read_metadata(vector.metadata))
+                rid = originals[self._checked_record(stored_id, vector, asked)]
+                found[rid] = Record(rid, list(vector.values), _read_metadata(vector.metadata))
         return {rid: found[rid] for rid in wanted if rid in found}
+
+    def _checked_record(self, key: str, vector: Any, asked: set[str]) -> str:
+        """``key``, when the record fetched under it is one Pinecone would send: asked for, of
+        its own id, with values of the index's dimension; else a :class:`BackendError` saying
+        what is wrong, so that nothing it holds becomes a verdict."""
+        if key not in asked:
+            raise self._off_protocol("fetch", f"a record {key[:80]!r} that was not asked for")
+        own = getattr(vector, "id", None)
+        if own != key:
+            raise self._off_protocol(
+                "fetch", f"the record under {key[:80]!r} has the id {str(own)[:80]!r}"
+            )
+        values = getattr(vector, "values", None)
+        if values is None:
+            raise self._off_protocol("fetch", f"the record {key[:80]!r} has no values")
+        if self.dimension is None:
+            self.dimension = self._index_dimension()
+        if self.dimension is not None and len(values) != self.dimension:
+            raise self._off_protocol(
+                "fetch",
+                f"the record {key[:80]!r} has {len(values)} values, the index {self.dimension}",
+            )
+        return key
+
+    def _check_namespace(self, what: str, answered: object) -> None:
+        """A :class:`BackendError` when an answer names another namespace than was asked."""
+        if answered is None:
+            return
+        default = ("", "__default__")
+        if answered == self.namespace or (answered in default and self.namespace in default):
+            return
+        raise self._off_protocol(
+            what, f"it is for namespace {str(answered)[:80]!r}, not {self.namespace!r}"
+        )
+
+    def _off_protocol(self, what: str, problem: str) -> BackendError:
+        return BackendError(
+            f"Pinecone at {self.host}: the {what} answer is not one Pinecone sends ({problem}); "
+            "nothing in it was used"
+        )
 
     def delete(self, ids: Iterable[str] | None = None, *, filter: Filter | None = None) -> None:
         if (ids is None) == (filter is None):

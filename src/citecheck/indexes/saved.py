@@ -34,7 +34,7 @@ from citecheck._atomic import (
     write_bytes_atomic,
     write_new_file,
 )
-from citecheck.errors import InputError, SavedIndexError
+from citecheck.errors import CitecheckError, InputError, SavedIndexError, WriteError
 
 __all__ = ["MANIFEST", "RECORDS", "VERSION", "read_saved", "reading", "write_saved"]
 
@@ -55,7 +55,23 @@ def write_saved(
     """Save an index in ``path`` (created if needed): ``rows`` as ``records.jsonl``, every
     ``files`` entry (a name such as ``vectors.npy`` and a function that writes its content) as a
     data file, then ``manifest`` with the version and the list of files, in one atomic rename.
-    Files of earlier saves are removed afterwards."""
+    Files of earlier saves are removed afterwards. A failure of the disk is a
+    :class:`~citecheck.errors.WriteError` naming the file or folder."""
+    try:
+        _write_saved(path, manifest, rows, files)
+    except OSError as exc:
+        if isinstance(exc, CitecheckError):
+            raise
+        where = Path(exc.filename) if exc.filename else path
+        raise WriteError(where, exc) from None
+
+
+def _write_saved(
+    path: Path,
+    manifest: dict[str, Any],
+    rows: Iterable[dict[str, Any]],
+    files: Mapping[str, Callable[[Sink], None]],
+) -> None:
     created = not path.exists()
     path.mkdir(parents=True, exist_ok=True)
     if created:
@@ -89,9 +105,15 @@ def read_saved(
     checking each listed file's size and SHA-256. ``data`` names the data files a version 1
     save wrote under those very names."""
     try:
-        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+        raw = (path / MANIFEST).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SavedIndexError(f"{path} does not hold a saved {what}: no {MANIFEST}") from None
     except (OSError, ValueError) as exc:
-        raise SavedIndexError(f"{path} does not hold a saved {what}: {exc}") from None
+        raise SavedIndexError(f"{path / MANIFEST}: cannot be read: {exc}") from None
+    try:
+        manifest = json.loads(raw)
+    except ValueError as exc:
+        raise SavedIndexError(f"{path / MANIFEST}: not JSON ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != format:
         raise SavedIndexError(f"{path / MANIFEST}: not a {format} manifest")
     version = manifest.get("version")

@@ -51,9 +51,10 @@ from citecheck.language.lexicon import (
     guess_language,
     number_words_as_digits,
 )
+from citecheck.language.negation import DENIALS, NEGATIVE_WORDS, negated
 from citecheck.language.numbers import NUMBER_WORDS, Quantity
 from citecheck.language.quantities import quantities_in, stated_quantities
-from citecheck.language.text import SIGN, normalize
+from citecheck.language.text import HYPHENATED, NAME, SIGN, normalize
 
 __all__ = [
     "ABSENT",
@@ -66,6 +67,7 @@ __all__ = [
     "denied_before",
     "denies",
     "sentence_stems",
+    "unnamed",
 ]
 
 _CLAUSE_END = re.compile(
@@ -78,15 +80,6 @@ _UNIVERSAL = UNIVERSAL_QUANTIFIERS
 _PARTIAL = PARTIAL_QUANTIFIERS
 _STEM = 5  # "reduced" and "reduction" share "reduc": a stem that needs no language
 _SCOPE = 2  # the content words a negation applies to
-_ADDITIVE = [["only"], ["just"], ["merely"], ["simply"]]
-"""What follows a "not" that adds rather than denies: "not only important but…"."""
-_NEGATIVE_WORDS = frozenset(
-    "lack lacks lacked lacking unable absence absent non hardly rarely seldom barely scarcely "
-    "nunca nada nadie ninguno ninguna non jamais".split()
-)
-_FAIL = frozenset("fail fails failed failing".split())
-"""Words that deny without a negation word: "lacks a surface", "failed to reduce" ("fail"
-only before "to": "heart failure" denies nothing)."""
 _SHOWN_NUMBERS = 3
 _COUNT_WORDS = frozenset(
     "one first second half quarter double doubled triple tripled once twice thrice single "
@@ -301,7 +294,7 @@ def denied_before(before: str) -> str | None:
 _CLAUSE_MARKS = tuple(",;:.!?()[]")
 _QUANTIFYING = UNIVERSAL_QUANTIFIERS | MOST_QUANTIFIERS | FEW_QUANTIFIERS | ZERO_QUANTIFIERS
 """The claim's words that make the guard read the shares its source gives."""
-_DENIALS = NEGATIONS | _NEGATIVE_WORDS | _FAIL
+_DENIALS = DENIALS
 _QUALIFIERS = _UNIVERSAL | _COUNT_WORDS
 
 
@@ -457,40 +450,18 @@ def _scopes(clause: list[str]) -> list[tuple[str, str, tuple[str, ...]]]:
 
 
 def _negated(clause: list[str]) -> list[tuple[int, tuple[str, ...]]]:
-    """Where each negation of a clause stands, and the stems of the words it applies to: its
-    next content words, or a number ("Spence is not 21"). Two denials in a row cancel ("may
-    not lack", "not barely", "did not fail to"): they affirm, and deny nothing."""
-    found = []
-    index = 0
-    while index < len(clause):
-        if not _denies(clause, index):
-            index += 1
-            continue
-        if _denies(clause, index + 1):
-            index += 2
-            continue
-        following = [_stem(w) for w in clause[index + 1 :] if _scoped(w)]
-        found.append((index, tuple(following[:_SCOPE])))
-        index += 1
-    return found
+    """Where each negation of a clause stands, and the stems of the words it applies to
+    (:func:`~citecheck.language.negation.negated`): its next content words, or a number
+    ("Spence is not 21")."""
+    return [
+        (index, tuple(_stem(w) for w in following[:_SCOPE]))
+        for index, following in negated(clause, _scoped)
+    ]
 
 
 def _scoped(word: str) -> bool:
     """Whether a negation can apply to ``word``: a content word or a number."""
     return _content(word) or word[:1].isdigit()
-
-
-def _denies(clause: list[str], index: int) -> bool:
-    """Whether ``clause[index]`` denies: a negation ("not only" adds), a negative word, or
-    "fail" before "to" ("heart failure" denies nothing)."""
-    if index >= len(clause):
-        return False
-    word, after = clause[index], clause[index + 1 : index + 2]
-    return (
-        (word in NEGATIONS and after not in _ADDITIVE)
-        or word in _NEGATIVE_WORDS
-        or (word in _FAIL and after == ["to"])
-    )
 
 
 def _affirmed(targets: tuple[str, ...], claim: list[list[str]]) -> bool:
@@ -759,7 +730,7 @@ def _content(word: str) -> bool:
         word not in STOP_WORDS
         and word not in _AUXILIARIES
         and word not in NEGATIONS
-        and word not in _NEGATIVE_WORDS
+        and word not in NEGATIVE_WORDS
         and not word[:1].isdigit()
     )
 
@@ -779,3 +750,159 @@ def _stems_of(words: tuple[str, ...]) -> frozenset[str]:
     """The stems of a clause's content words (kept: a claim's clauses are compared with every
     clause of its source, and a source's clauses with every claim's)."""
     return frozenset(_stem(word) for word in words if _content(word) and len(word) > 2)
+
+
+@lru_cache(maxsize=16)
+def _names_of(text: str) -> frozenset[str]:
+    """The names a document writes (:data:`~citecheck.language.text.NAME`), in lower case."""
+    return frozenset(m.group().casefold() for m in NAME.finditer(text) if _a_name(m.group()))
+
+
+def _as_written(word: str, document: str) -> str | None:
+    """How ``document`` writes ``word`` (compared in lower case, whole words only) when it
+    writes it as a name (:func:`_a_name`): its first such spelling, else ``None``. A few
+    searches of the document's lower-cased text, not a scan of every word of it."""
+    lowered = _lowered(document)
+    if len(lowered) != len(document):  # a letter whose lower case is longer: read the names
+        names = _names_of(document)
+        return word if word.casefold() in names else None
+    key = word.lower()
+    start = lowered.find(key)
+    for _ in range(_LOOKS):
+        if start < 0:
+            return None
+        end = start + len(key)
+        written = document[start:end]
+        inside = (start and _in_word(document[start - 1])) or (
+            end < len(document) and _in_word(document[end])
+        )
+        if not inside and _a_name(written):
+            return written
+        start = lowered.find(key, start + 1)
+    return None
+
+
+_LOOKS = 8
+"""How many places of a word :func:`_as_written` looks at before it gives up: a name is
+written as one where it first stands; a common word stands often, in lower case."""
+
+
+def _in_word(char: str) -> bool:
+    return char.isalnum() or char in "-_"
+
+
+@lru_cache(maxsize=16)
+def _lowered(text: str) -> str:
+    return text.lower()
+
+
+def _a_name(word: str) -> bool:
+    """A word with letters and digits, or with a small letter and a capital after its first
+    letter: "GPT-4", "DocLayNet"; not a word in capitals ("THE", a heading's)."""
+    letters = [c for c in word if c.isalpha()]
+    if not letters:
+        return False
+    if any(c.isdigit() for c in word):
+        return True
+    return any(c.islower() for c in letters) and any(c.isupper() for c in word[1:])
+
+
+def unnamed(claim: str, passage: str, document: str, around: str = "") -> list[str]:
+    """The names of ``claim`` that ``passage`` does not give, each as a change: "PubLayNet
+    contains 80863 pages" is not supported by "DocLayNet contains 80863 pages", however close
+    their vectors. A name is a word ``document`` writes as one
+    (:data:`~citecheck.language.text.NAME`) or one that mixes letters and digits (not an
+    ordinal: "15th" is a number, the guard's); it is compared in lower case and without its
+    hyphens ("COVID19" is "COVID-19"), so the claim's own spelling changes nothing. Names of a
+    kind (nationalities, countries, months) are :func:`claim_conflicts`'s.
+
+    A name the passage lacks while it gives another of the document's names of the same shape
+    that the claim does not ("DocLayNet" for "PubLayNet", "GPT-3" for "GPT-4"; not one that
+    holds the other, "SARS-CoV-2" and "CoV-2"; not in a claim that lists names) is swapped:
+    ``"the claim names 'PubLayNet' where the passage names 'DocLayNet'"``. A name that
+    ``around`` (the text near the passage, the passage included) does not give at all is a
+    gap, ending ``"which the passage does not"``: a claim often takes a name from the sentence
+    before or after its best one."""
+    ours: dict[str, tuple[str, str]] = {}  # a name's core: the claim's word, the document's
+    for word in HYPHENATED.findall(claim):
+        core = _core(word)
+        if len(core) < 3 or core in ours or core in STOP_WORDS or not _a_claim_name(word):
+            continue
+        written = _as_written(word, document)
+        if written is not None or _mixed(core):
+            ours[core] = (word, written or word)
+    if not ours:
+        return []  # the common case: a claim that names nothing, settled at once
+    said = _compact(normalize(passage))
+    near = _compact(normalize(around)) if around else said
+    theirs = {
+        _core(word): word
+        for word in HYPHENATED.findall(passage)
+        if _a_name(word) and _core(word) not in ours
+    }
+    nearby = {_core(word) for word in HYPHENATED.findall(around or passage) if _mixed(word)}
+    changes = []
+    for low, (word, written) in ours.items():
+        if low in said:
+            continue
+        swapped = [
+            shown for other, shown in theirs.items() if _shape(shown) == _shape(written)
+            and not _same_name(low, other) and len(ours) <= _LISTED
+        ]  # fmt: skip
+        if swapped:
+            shown = ", ".join(repr(w) for w in swapped[:3])
+            changes.append(f"the claim names {word!r} where the passage names {shown}")
+        elif low not in near and not any(_same_name(low, other) for other in nearby):
+            changes.append(f"the claim names {word!r}, which the passage does not")
+    return changes
+
+
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
+_LISTED = 2
+"""A claim naming more names than this lists them ("IL-1, IL-2, IL-6"): no one of them is
+read as swapped for a name of its passage."""
+
+
+def _a_claim_name(word: str) -> bool:
+    return not _ORDINAL.fullmatch(word) and not word.isdigit()
+
+
+def _core(word: str) -> str:
+    """A name as compared: in lower case, without the plain words hyphenated to it
+    ("SARS-CoV-2-associated" is "sarscov2", "COVID-19-related" "covid19") or its hyphens."""
+    parts = word.split("-")
+    while len(parts) > 1 and parts[-1].isalpha() and parts[-1].islower():
+        parts.pop()
+    while len(parts) > 1 and parts[0].isalpha() and parts[0].islower():
+        parts.pop(0)
+    return _compact("-".join(parts).casefold())
+
+
+def _same_name(ours: str, theirs: str) -> bool:
+    """Whether two compared names are one: one holds the other ("sarscov2", "cov2"), or they
+    have the same digits and differ in one letter of four or more ("covd19", "covid19")."""
+    if ours in theirs or theirs in ours:
+        return True
+    digits = [c for c in ours if c.isdigit()] == [c for c in theirs if c.isdigit()]
+    letters = "".join(c for c in ours if c.isalpha()), "".join(c for c in theirs if c.isalpha())
+    return digits and min(map(len, letters)) >= 4 and _one_edit(*letters)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1:
+        return False
+    return SequenceMatcher(None, a, b).ratio() >= 1 - 2 / (len(a) + len(b))
+
+
+def _compact(text: str) -> str:
+    """``text`` without hyphens of any kind: "covid19", "sars-cov-2" and "sars‑cov‑2" alike."""
+    return "".join(c for c in text if c.isalnum() or c.isspace())
+
+
+def _mixed(word: str) -> bool:
+    return any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
+
+
+def _shape(word: str) -> tuple[bool, bool]:
+    """Whether a name holds a digit, and a capital after its first letter."""
+    return any(c.isdigit() for c in word), any(c.isupper() for c in word[1:])

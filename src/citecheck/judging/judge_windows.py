@@ -14,17 +14,14 @@ the judge learns on the kind of text it is shown.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citecheck.errors import ConfigError
-from citecheck.language.text import normalize, sentence_spans
+from citecheck.language.text import KEY_WORD, normalize, sentence_spans
 from citecheck.language.tokens import TokenBudget, token_windows
 
 __all__ = ["Sentences", "best_window", "sentence_windows", "shared_words"]
-
-_WORD = re.compile(r"\w{3,}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +74,8 @@ def sentence_windows(
 
 def shared_words(claim: str, text: str) -> int:
     """How many distinct words of three letters or more of ``claim`` stand in ``text``."""
-    wanted = set(_WORD.findall(normalize(claim)))
-    return len(wanted & set(_WORD.findall(normalize(text))))
+    wanted = set(KEY_WORD.findall(normalize(claim)))
+    return len(wanted & set(KEY_WORD.findall(normalize(text))))
 
 
 def best_window(

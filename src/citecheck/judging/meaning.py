@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from citecheck.language.lexicon import AGENT_PAIRS, DIRECTION_PAIRS, NEGATIONS
+from citecheck.language.negation import negated
 from citecheck.language.numbers import (
     NUMBER_WORDS,
     PERIODS,
@@ -62,14 +63,14 @@ def negation_counts(text: str) -> Counter[str]:
     return found
 
 
-def _negated(tokens: list[str]) -> list[str]:
-    """What each negation among ``tokens`` applies to: the next word that is not a stop
-    word."""
-    return [
-        next((t for t in tokens[i + 1 :] if not _stop_word(t)), "")
-        for i, token in enumerate(tokens)
-        if token in NEGATIONS
-    ]
+def _negation_targets(tokens: list[str]) -> list[str]:
+    """What each denial among ``tokens`` applies to (:func:`~citecheck.language.negation.negated`,
+    the guard's reading): the next word that is not a stop word, or ``""``."""
+    return [following[0] if following else "" for _, following in negated(tokens, _counted)]
+
+
+def _counted(word: str) -> bool:
+    return not _stop_word(word)
 
 
 def _stop_word(word: str) -> bool:
@@ -81,8 +82,8 @@ def _moved_negations(text: list[str], source: list[str]) -> tuple[str, str] | No
     """A word the text negates that the source does not (misspellings aside), with the word
     the source negates instead; ``None`` when every negation applies to the same word (both
     given as :func:`comparable_words`)."""
-    theirs = _negated(source)
-    for word in _negated(text):
+    theirs = _negation_targets(source)
+    for word in _negation_targets(text):
         match = next((t for t in theirs if _same_target(word, t)), None)
         if match is None:
             return word, ", ".join(theirs)

@@ -37,7 +37,7 @@ about a claim, and the labeller only decides what to call it.
 
 from __future__ import annotations
 
-import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -55,6 +55,7 @@ from citecheck.judging.guard import (
     claim_conflicts,
     claim_language,
     sentence_stems,
+    unnamed,
 )
 from citecheck.judging.judges import judge_many
 from citecheck.judging.support_judge import (
@@ -75,7 +76,7 @@ from citecheck.judging.support_model import (
 from citecheck.judging.thresholds import CONTRADICTION, COSINE_BANDS, JUDGE_BANDS, WORDS_VERIFIED
 from citecheck.language.chunking import Chunk, chunk_text
 from citecheck.language.lexicon import LANGUAGE_NAMES, guess_language
-from citecheck.language.text import WORD, normalize, sentence_spans, uncased
+from citecheck.language.text import CONTENT_WORD, WORD, normalize, sentence_spans, uncased
 from citecheck.matchers.embedding import EmbeddingMatcher
 from citecheck.matchers.fuzzy import FuzzyMatcher
 from citecheck.model import Evidence, Span
@@ -88,14 +89,18 @@ __all__ = [
     "PRESELECT",
     "Assessment",
     "Grade",
+    "Graded",
+    "Look",
     "SupportAssessor",
     "carried_at",
     "conflicts_at",
     "neighbour_conflicts",
+    "second_opinions",
     "word_coverage",
 ]
 
-_CONTENT_WORD = re.compile(r"\w{4,}")
+UNNAMED = "which the passage does not"
+"""How a gap of :func:`~citecheck.judging.guard.unnamed` ends: a name the passage lacks."""
 PRESELECT = 16
 """Chunks of a long source embedded for a claim: those holding most of its rarer words
 (:mod:`citecheck.matchers.preselect`); a shorter source is embedded whole. On the five claim
@@ -130,6 +135,148 @@ class Assessment:
     carried: bool = False
     """Whether one sentence of the place carries the claim's words (:func:`carried_at`): the
     verdict then rests on that sentence alone, the first evidence."""
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """The trained judge's second opinion on one passage (:func:`second_opinions`): what it
+    read, or why it could not. Its :attr:`outcome` is the one rule every door applies."""
+
+    supported: float = 0.0
+    contradicted: float = 0.0
+    partial: float = 0.0
+    """The judge's bound under which it reads no support."""
+    note: str = ""
+    unread: str = ""
+    """Why the judge could not read the passage (``""`` when it did)."""
+
+    @property
+    def outcome(self) -> Literal["confirms", "doubts", "refutes", "unread"]:
+        """``confirms`` (support at or above the judge's ``partial`` bound: the grade stands),
+        ``doubts`` (below it: a supported claim is partly supported), ``refutes`` (below it
+        and a contradiction at :data:`~citecheck.judging.thresholds.CONTRADICTION` or more:
+        unsupported, the passage contradicts it) or ``unread``."""
+        if self.unread:
+            return "unread"
+        if self.supported >= self.partial:
+            return "confirms"
+        return "refutes" if self.contradicted >= CONTRADICTION else "doubts"
+
+    def said(self) -> str:
+        """What a reason says about this look, in the same words at every door."""
+        if self.unread:
+            return f"not read by the judge: {self.unread}"
+        text = f"the judge reads support {self.supported:.0%}"
+        if self.outcome == "refutes":
+            text += f" and contradiction {self.contradicted:.0%}"
+        return f"{text} ({self.note})" if self.note else text
+
+
+def second_opinions(
+    judge: SupportJudge, claim: str, document: Document, asked: Sequence[tuple[Span, Span]]
+) -> list[Look]:
+    """The trained judge's look at each ``(passage, region)`` of ``document`` about
+    ``claim``: the region is read in windows (:data:`FOCUSED_WINDOWS` at most), the ones
+    holding the passage first, all of them in one batched run of the model. This is how every
+    door asks the judge: the verifier, the record labels and the paper library."""
+    if not asked:
+        return []
+    readings = judge.read_pairs(
+        [(claim, document.text[region.start : region.end]) for _, region in asked],
+        focus=[
+            [(passage.start - region.start, passage.end - region.start)]
+            for passage, region in asked
+        ],
+        max_windows=FOCUSED_WINDOWS,
+    )
+    return [
+        Look(unread=reading.reason)
+        if isinstance(reading, Unread)
+        else Look(reading.supported, reading.contradicted, judge.partial, reading.note)
+        for reading in readings
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    """One passage graded for a claim by the engine (:meth:`SupportAssessor.grade`): the
+    support probability of the signals (or the bare cosine, in another language) and the bounds
+    it is read against, the changes of meaning the guard finds in the passage and in the
+    sentences beside it (``conflicts``), what the claim says and the passage does not
+    (``gaps``: a number, a name), the judge's look when it was asked, and whether the passage
+    is a sentence that carries the claim's words. :attr:`grade` is the one grade every door
+    presents."""
+
+    evidence: Evidence
+    probability: float
+    bounds: tuple[float, float]
+    detail: str
+    conflicts: tuple[str, ...] = ()
+    gaps: tuple[str, ...] = ()
+    signals: SupportSignals | None = None
+    look: Look | None = None
+    carried: bool = False
+
+    @property
+    def would_support(self) -> bool:
+        """Whether the signals read support here, before the guard and the judge."""
+        return self.probability >= self.bounds[0]
+
+    @property
+    def refuted(self) -> bool:
+        return self.look is not None and self.look.outcome == "refutes"
+
+    @property
+    def related(self) -> bool:
+        return self.probability >= self.bounds[1]
+
+    @property
+    def contradicts(self) -> bool:
+        """The passage would support the claim but says another value or the opposite, or the
+        judge reads it as contradicting the claim."""
+        return (self.would_support and bool(self.conflicts)) or self.refuted
+
+    @property
+    def grade(self) -> Grade:
+        """Supported when the signals read support and neither the guard nor the judge finds
+        anything against it; a change, a gap or the judge's doubt makes a supported claim
+        partly supported, the judge's contradiction unsupported. Nothing raises a grade."""
+        if self.refuted:
+            return Grade.UNSUPPORTED
+        grade = _grade(self.probability, *self.bounds)
+        doubted = self.look is not None and self.look.outcome == "doubts"
+        if grade is Grade.SUPPORTED and (self.conflicts or self.gaps or doubted):
+            return Grade.PARTIAL
+        return grade
+
+    @property
+    def reason(self) -> str:
+        """The detail, the changes and the judge's look, as a reason says them."""
+        detail = self.detail
+        changes = (*self.conflicts, *self.gaps)
+        if changes:
+            detail += f", but {'; '.join(changes)}"
+        if self.look is None:
+            return detail
+        if self.look.outcome in ("confirms",):
+            return f"{detail}; {self.look.said()}"
+        if self.look.outcome == "unread":
+            return f"{detail} ({self.look.said()})"
+        return f"{detail}, but {self.look.said()}"
+
+    def assessment(self, evidence: tuple[Evidence, ...] | None = None) -> Assessment:
+        """This grade as the engine's :class:`Assessment` (``evidence``: the candidates, this
+        passage first)."""
+        return Assessment(
+            self.grade,
+            self.probability,
+            evidence or (self.evidence,),
+            self.reason,
+            self.signals,
+            conflicts=(*self.conflicts, *self.gaps),
+            contradicted=None if self.look is None or self.look.unread else self.look.contradicted,
+            carried=self.carried,
+        )
 
 
 class SupportAssessor:
@@ -290,8 +437,9 @@ class SupportAssessor:
         if carrier is not None:
             return self._carried(claim, carrier, found, document, within)
         if isinstance(self.judge, SupportJudge) and self.matcher is not None:
-            cascade = self._cascade if self.judge_decides else self._second_opinion
-            return _guarded(cascade(claim, found, document, within), claim, document, within)
+            if not self.judge_decides:
+                return self._second_opinion(claim, found, document, within)  # guarded in it
+            return _guarded(self._cascade(claim, found, document, within), claim, document, within)
         if self.judge is not None:
             probabilities = judge_many(self.judge, claim, [e.text for e in found])
             judged = sorted(
@@ -309,7 +457,85 @@ class SupportAssessor:
                 f"judged support {best.score:.0%}",
             )
             return _guarded(assessment, claim, document, within)
-        return _guarded(self._by_signals(claim, found, document, within), claim, document, within)
+        return self.grade(claim, document, found[0], within).assessment(found)
+
+    def grade(
+        self,
+        claim: str,
+        document: Document,
+        passage: Evidence,
+        within: Span | None,
+        *,
+        around: Span | None = None,
+    ) -> Graded:
+        """``passage`` of ``document`` graded for ``claim``: the one grading every door uses.
+
+        The signals (the passage's cosine, read from its ``scores["cosine"]``, on the support
+        model's scale; the claim's words and numbers near it) give a probability of support,
+        read against the model's bounds, or the bare cosine at the cosine bands when the claim
+        and the passage are in different languages. The meaning guard then reads the passage
+        with the text around it, the sentences beside it that speak of the claim's subject,
+        and the names the claim gives. ``around`` is the text the passage is read with (the
+        passages next to it; default: the text near it inside ``within``). The judge is not
+        asked here: see :meth:`looked`."""
+        region = around or within
+        graded = self._signals(claim, passage, document, region)
+        conflicts, gaps = _changes(claim, document, passage, region)
+        return replace(graded, conflicts=conflicts, gaps=gaps)
+
+    def looked(
+        self, claim: str, document: Document, graded: Sequence[tuple[Graded, Span | None]]
+    ) -> list[Graded]:
+        """Each graded passage with the trained judge's second opinion, read in its region
+        (``None``: the whole document), where the judge can keep a claim from being verified:
+        the signals would verify it, and its words do not stand nearly verbatim in the region
+        (the small model can misread a sentence it is shown word for word). All are read in
+        one batched run. Without the trained judge, ``graded`` as it is."""
+        out = [g for g, _ in graded]
+        if not isinstance(self.judge, SupportJudge):
+            return out
+        whole = Span(0, len(document.text))
+        asked = [
+            (index, g.evidence.span, region or whole)
+            for index, (g, region) in enumerate(graded)
+            if g.would_support and not self._stands(claim, document, region)
+        ]
+        looks = second_opinions(self.judge, claim, document, [(p, r) for _, p, r in asked])
+        for (index, _, _), look in zip(asked, looks, strict=True):
+            out[index] = replace(out[index], look=look)
+        return out
+
+    def _stands(self, claim: str, document: Document, within: Span | None) -> bool:
+        """Whether the claim's words stand nearly verbatim in ``within``, changing nothing."""
+        stands = self.fuzzy.find(claim, document, within)
+        return bool(stands) and not conflicts_at(claim, stands[0], document, within)
+
+    def _signals(
+        self, claim: str, passage: Evidence, document: Document, within: Span | None
+    ) -> Graded:
+        """The grade of the support model over the passage's signals, or of its bare cosine
+        (``model=None``, or a claim in another language than the passage), before the guard."""
+        cosine = self._on_scale(_closeness(passage))
+        signals = support_signals(claim, passage.span, document.text, cosine, within)
+        languages = guess_language(normalize(claim)), guess_language(normalize(passage.text))
+        if self.model is not None and languages[0] != languages[1]:
+            # the claim's words cannot stand in a source in another language: the cosine (on
+            # MiniLM's scale) alone grades it, at the bare-cosine bands
+            ours, theirs = (LANGUAGE_NAMES.get(code, code) for code in languages)
+            detail = (
+                f"cosine {cosine:.2f}, graded by the cosine alone (the claim is in {ours}, the "
+                f"source in {theirs}: their words cannot be compared)"
+            )
+            return Graded(passage, max(0.0, cosine), COSINE_BANDS, detail, signals=signals)
+        bounds = (self.supported, self.partial)
+        if self.model is None:
+            return Graded(passage, cosine, bounds, f"cosine {cosine:.2f}", signals=signals)
+        probability = self.model.probability(signals)
+        detail = (
+            f"cosine {cosine:.2f} with {signals.coverage:.0%} of the claim's words nearby: "
+            f"support {probability:.0%}"
+        )
+        return Graded(passage, probability, bounds, detail, signals=signals)
 
     def _carried(
         self,
@@ -362,32 +588,9 @@ class SupportAssessor:
     ) -> Assessment:
         """The grade of the support model over the best sentence's signals, or of its bare
         cosine (``model=None``), before the meaning guard."""
-        best = found[0]
-        cosine = self._on_scale(_closeness(best))
-        signals = support_signals(claim, Span(best.start, best.end), document.text, cosine, within)
-        languages = guess_language(normalize(claim)), guess_language(normalize(best.text))
-        if self.model is not None and languages[0] != languages[1]:
-            # the claim's words cannot stand in a source in another language: the cosine (on
-            # MiniLM's scale) alone grades it, at the bare-cosine bands, as the papers do
-            ours, theirs = (LANGUAGE_NAMES.get(code, code) for code in languages)
-            detail = (
-                f"cosine {cosine:.2f}, graded by the cosine alone (the claim is in {ours}, the "
-                f"source in {theirs}: their words cannot be compared)"
-            )
-            grade = _grade(cosine, *COSINE_BANDS)
-            return Assessment(grade, max(0.0, cosine), found, detail, signals)
-        if self.model is None:
-            assessment = Assessment(
-                self._grade(cosine), cosine, found, f"cosine {cosine:.2f}", signals
-            )
-        else:
-            probability = self.model.probability(signals)
-            detail = (
-                f"cosine {cosine:.2f} with {signals.coverage:.0%} of the claim's words nearby: "
-                f"support {probability:.0%}"
-            )
-            assessment = Assessment(self._grade(probability), probability, found, detail, signals)
-        return assessment
+        graded = self._signals(claim, found[0], document, within)
+        grade = _grade(graded.probability, *graded.bounds)
+        return Assessment(grade, graded.probability, found, graded.detail, graded.signals)
 
     def _on_scale(self, cosine: float) -> float:
         """A cosine of this assessor's embedder on MiniLM's scale, the scale the support
@@ -447,36 +650,13 @@ class SupportAssessor:
         document: Document,
         within: Span | None,
     ) -> Assessment:
-        """The signals' grade, lowered by the trained judge: a claim they find supported that
-        the judge reads as unsupported (below its ``partial`` bound) is partly supported, and
-        unsupported when the judge also reads a contradiction. The judge is asked only where
-        its answer can keep a claim from being verified, as in the record labels and the paper
-        library: never about a claim the signals grade partial or unsupported (the model's time
-        goes where a false pass is at stake), nor about one whose words stand nearly verbatim
-        at the place (as :meth:`verbatim` reads them): the small model can misread a sentence
-        it is shown word for word. It never raises a grade."""
-        assert isinstance(self.judge, SupportJudge)
-        first = self._by_signals(claim, found, document, within)
-        if first.grade is not Grade.SUPPORTED:
-            return first
-        stands = self.fuzzy.find(claim, document, within)
-        if stands and not conflicts_at(claim, stands[0], document, within):
-            return first  # its words stand there: nothing for a judge of paraphrase to doubt
-        reading = self._read(claim, found, document, within)
-        if isinstance(reading, Unread):
-            unread = f"{first.detail} (not read by the judge: {reading.reason})"
-            return replace(first, detail=unread)
-        said = f"the judge reads support {reading.supported:.0%}"
-        windows = f" ({reading.note})" if reading.note else ""
-        if reading.supported >= self.judge.partial:
-            detail = f"{first.detail}; {said}{windows}"
-            return replace(first, detail=detail, contradicted=reading.contradicted)
-        contradicted = reading.contradicted >= CONTRADICTION
-        if contradicted:
-            said += f" and contradiction {reading.contradicted:.0%}"
-        grade = Grade.UNSUPPORTED if contradicted else Grade.PARTIAL
-        detail = f"{first.detail}, but {said}{windows}"
-        return replace(first, grade=grade, detail=detail, contradicted=reading.contradicted)
+        """The engine's grade of the best candidate, lowered by the trained judge where it
+        reads no support (:meth:`looked`): to partly supported, or unsupported when it reads a
+        contradiction. The judge's time goes where a false pass is at stake; it never raises a
+        grade."""
+        graded = self.grade(claim, document, found[0], within)
+        [graded] = self.looked(claim, document, [(graded, within)])
+        return graded.assessment(found)
 
     def _read(
         self, claim: str, found: tuple[Evidence, ...], document: Document, within: Span | None
@@ -538,10 +718,10 @@ def word_coverage(claim: str, passage: str) -> float | None:
     """The share of the claim's words of four letters or more that stand in ``passage``
     (normalised, compared whole); ``None`` when the claim has no such word. The second half of
     the lexical look: a passage holding almost all of a claim's words likely says it."""
-    words = set(_CONTENT_WORD.findall(normalize(claim)))
+    words = set(CONTENT_WORD.findall(normalize(claim)))
     if not words:
         return None
-    present = set(_CONTENT_WORD.findall(normalize(passage)))
+    present = set(CONTENT_WORD.findall(normalize(passage)))
     return len(words & present) / len(words)
 
 
@@ -605,17 +785,19 @@ def neighbour_conflicts(
         changes = [
             c
             for c in claim_conflicts(claim, text, text)
-            if not c.endswith(ABSENT) and not c.startswith(_OTHER_NUMBER)
+            if not c.endswith(ABSENT) and not c.startswith(_NOT_BESIDE)
         ]
         if changes:
             found.append((document.evidence(start, end, 0.0, "neighbour"), changes))
     return found
 
 
-_OTHER_NUMBER = "the claim has the number"
-"""A sentence beside the passage that gives another number usually counts something else
-("a group of 40 annotators" beside "annotated by 32 of them"): a number is held to the passage
-itself, a negation, a direction, a quantifier or a name to its neighbours too."""
+_NOT_BESIDE = ("the claim has the number", "the claim has the negation")
+"""What a sentence beside the passage does not hold against a claim: another number usually
+counts something else ("a group of 40 annotators" beside "annotated by 32 of them"), and a
+negation of the claim's that the sentence lacks is not said otherwise there. A number and the
+claim's own negation are held to the passage itself; the source's negation, a direction, a
+quantifier or a name to its neighbours too."""
 
 
 def _first_carrier(claim: str, documents: Sequence[Document]) -> tuple[Document, Evidence] | None:
@@ -671,15 +853,67 @@ class _NotedTexts:
 def _guarded(
     assessment: Assessment, claim: str, document: Document, within: Span | None
 ) -> Assessment:
-    """``assessment`` with the meaning guard applied: a claim that changes a number, a
-    negation or a quantifier of its best passage is at most partly supported, and the detail
-    says why."""
-    conflicts = conflicts_at(claim, assessment.evidence[0], document, within)
-    if not conflicts:
+    """``assessment`` with the meaning guard applied (:func:`_changes`): a claim that changes a
+    number, a negation or a quantifier of its best passage, or that a sentence beside it
+    negates, is at most partly supported, and the detail says why."""
+    conflicts, gaps = _changes(claim, document, assessment.evidence[0], within)
+    found = (*conflicts, *gaps)
+    if not found:
         return assessment
     grade = Grade.PARTIAL if assessment.grade is Grade.SUPPORTED else assessment.grade
-    detail = f"{assessment.detail}, but {'; '.join(conflicts)}"
-    return replace(assessment, grade=grade, detail=detail, conflicts=tuple(conflicts))
+    detail = f"{assessment.detail}, but {'; '.join(found)}"
+    return replace(assessment, grade=grade, detail=detail, conflicts=found)
+
+
+def _changes(
+    claim: str, document: Document, passage: Evidence, region: Span | None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What the meaning guard finds between ``claim`` and ``passage``: the changes of meaning
+    (read in the passage with the text near it inside ``region``, and in the sentences beside
+    it that speak of the claim's subject) and the gaps (a number or a word the source lacks,
+    a name the passage does not give)."""
+    found = conflicts_at(claim, passage, document, region)
+    beside = _beside(claim, document, passage.span, region)
+    for sentence, changes in neighbour_conflicts(claim, document, passage.span, beside):
+        found.extend(
+            f"{change} (in the passage beside it: {_short(sentence.text)})" for change in changes
+        )
+    near = neighbourhood(passage.span, len(document.text), region)
+    found.extend(unnamed(claim, passage.text, document.text, document.text[near.start : near.end]))
+    gaps = tuple(c for c in found if c.endswith((*ABSENT, UNNAMED)))
+    conflicts = tuple(c for c in found if c not in gaps)
+    return conflicts, gaps
+
+
+def _beside(claim: str, document: Document, passage: Span, region: Span | None) -> Span:
+    """The passage with the sentence just before it and the one just after it, inside
+    ``region``: the passages next to it, whose negation, direction or bound of the claim's
+    subject the guard reads (:func:`neighbour_conflicts`)."""
+    bounds = region or Span(0, len(document.text))
+    starts, ends = _sentence_bounds(document.text, claim_language(claim))
+    before = bisect_right(ends, passage.start) - 1  # the last sentence ending before it
+    after = bisect_left(starts, passage.end)  # the first sentence starting after it
+    start = max(bounds.start, passage.start)
+    if before >= 0 and starts[before] >= bounds.start:
+        start = starts[before]
+    end = min(bounds.end, passage.end)
+    if after < len(ends) and ends[after] <= bounds.end:
+        end = ends[after]
+    return Span(start, end)
+
+
+@lru_cache(maxsize=64)
+def _sentence_bounds(text: str, language: str) -> tuple[list[int], list[int]]:
+    """The starts and ends of the sentences of a document, in order, for bisection."""
+    index = _sentence_index(text, language)
+    return [start for start, _, _ in index], [end for _, end, _ in index]
+
+
+def _short(text: str, words: int = 12) -> str:
+    """The first ``words`` words of ``text``, quoted, with an ellipsis when cut."""
+    split = text.split()
+    shown = " ".join(split[:words]) + (" \u2026" if len(split) > words else "")
+    return f"\u201c{shown}\u201d"
 
 
 def _by_shared_words(

@@ -36,6 +36,7 @@ from citecheck.errors import BackendError, ConfigError, ModelFileError
 from citecheck.judging.judge_windows import Sentences, shared_words
 from citecheck.judging.onnx_pair_classifier import OnnxCrossEncoder
 from citecheck.language.lexicon import english_digits, language_counts
+from citecheck.language.text import LETTERS
 from citecheck.language.tokens import TokenBudget
 
 __all__ = [
@@ -60,7 +61,6 @@ source."""
 
 _KEPT_PASSAGES = 64  # passages whose sentences are kept measured
 _MIN_ROOM = 16  # tokens of evidence a window must hold beside the claim
-_LETTERS = re.compile(r"[^\W\d_]+")
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 _FEW_WORDS = 6  # a text this short is not judged by its language
 
@@ -283,7 +283,7 @@ def looks_english(text: str) -> bool:
     letters are Latin, and it has no more frequent words of German, Dutch, French, Spanish,
     Italian or Portuguese than of English (:func:`~citecheck.language.lexicon.language_counts`;
     a text of fewer than six words always passes: a name, a number, a title)."""
-    words = _LETTERS.findall(text)
+    words = LETTERS.findall(text)
     if len(words) < _FEW_WORDS:
         return True
     letters = sum(len(w) for w in words)

@@ -14,13 +14,12 @@ equally, so that a probability of 0.5 is the balanced decision. No reported set 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from citecheck.judging.meaning import negation_counts
 from citecheck.language.numbers import numbers_present
 from citecheck.language.quantities import quantities_in, without_references
-from citecheck.language.text import normalize
+from citecheck.language.text import CONTENT_WORD, normalize
 from citecheck.model import Span
 
 __all__ = [
@@ -36,7 +35,6 @@ NEIGHBOURHOOD_CHARS = 1000
 """How far around the best passage the claim's words and numbers are looked for: a claim often
 draws on the sentences next to the one that matches it best, not on a whole long document."""
 
-_CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
 _STEM_CHARS = 5  # "reported" and "reports" share "repor": a crude stem that needs no language
 
 
@@ -119,8 +117,8 @@ def support_signals(
     around = neighbourhood(passage, len(text), within)
     nearby = normalize(text[around.start : around.end])
     own_words = normalize(without_references(claim))  # not the names of other works
-    stems = {word[:_STEM_CHARS] for word in _CONTENT_WORD.findall(own_words)}
-    present = {word[:_STEM_CHARS] for word in _CONTENT_WORD.findall(nearby)}
+    stems = {word[:_STEM_CHARS] for word in CONTENT_WORD.findall(own_words)}
+    present = {word[:_STEM_CHARS] for word in CONTENT_WORD.findall(nearby)}
     coverage = len(stems & present) / len(stems) if stems else 0.0
     numbers = numbers_present(nearby)
     missing = next((q.value for q in quantities_in(own_words) if q.value not in numbers), None)

@@ -23,9 +23,6 @@ name                      value                    what it bounds
 ``COVERAGE_BANDS``        (0.8, 0.2)               the share of a citation's words in its best
                                                    passage that moves an ambiguous label up, or
                                                    down
-``SAME_LANGUAGE``         0.5                      the share of a claim's words in a paper's
-                                                   vocabulary under which it is read as
-                                                   written in another language
 ========================  =======================  ===========================================
 
 The fitted support model's own bounds (``supported``, ``partial``) and the cascade's gate are
@@ -38,11 +35,19 @@ grade (engine)         records label                    paper library
 =====================  ===============================  ====================================
 supported              very likely true / likely true   supported (another page: wrong page)
 partial                ambiguous                        partially supported
-partial, with a        ambiguous (likely untrue when    contradicted
+partial, with a        ambiguous (likely untrue when    contradicted (status partial)
 change of meaning      the lexical look confirms it)
+unsupported, the       likely untrue                    contradicted (status unsupported)
+judge reads a
+contradiction
 unsupported            likely untrue / very likely      not supported
                        untrue
 =====================  ===============================  ====================================
+
+The judge's second opinion is read by one rule at every door
+(:attr:`Look.outcome <citecheck.judging.support.Look.outcome>`): below its ``partial`` bound
+it doubts a supported claim (partial), and with a contradiction at ``CONTRADICTION`` or more
+it refutes it (unsupported).
 """
 
 from __future__ import annotations
@@ -53,7 +58,6 @@ __all__ = [
     "COVERAGE_BANDS",
     "JUDGE_BANDS",
     "LABEL_BANDS",
-    "SAME_LANGUAGE",
     "WORDS_VERIFIED",
 ]
 
@@ -63,4 +67,3 @@ JUDGE_BANDS = (0.5, 0.25)
 CONTRADICTION = 0.5
 LABEL_BANDS = (0.80, 0.60, 0.40, 0.20)
 COVERAGE_BANDS = (0.8, 0.2)
-SAME_LANGUAGE = 0.5

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CJK",
+    "CONTENT_WORD",
+    "HYPHENATED",
+    "KEY_WORD",
+    "LETTERS",
+    "NAME",
     "SIGN",
     "SIGNS",
     "SURROGATE",
@@ -42,10 +47,23 @@ __all__ = [
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 """Chinese and Japanese characters (kana and Han): written without spaces, each is a word."""
 WORD = re.compile(rf"[^\W{CJK}]+|[{CJK}]")
+"""A word of normalised text, as the word indexes read it (one pattern, so that they agree)."""
+LETTERS = re.compile(r"[^\W\d_]+")
+"""A word of letters only: what tells a text's language, or a word a twin may change."""
+CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
+"""A word of four letters or more: the words of a claim that say what it is about, counted
+where they stand near a passage (the support signals, the lexical look)."""
+KEY_WORD = re.compile(r"\w{3,}")
+"""A word of three characters or more, digits too: what a lexical pre-selection keys on."""
+HYPHENATED = re.compile(r"[^\W_][\w-]*")
+"""A word with its hyphens, as a name is written: "GPT-4", "SARS-CoV-2"."""
+NAME = re.compile(r"[^\W_][\w-]*?(?:[A-Z]|\d)[\w-]*")
+"""A name as a document writes it: a word with a capital or a digit after its first letter
+(``PubLayNet``, ``GPT-4``, ``H5N1``)."""
 SIGNS = "<>≤≥±‰%$€£¥"
 """Signs that carry meaning words do not: a comparison, a percent, a currency."""
 SIGN = re.compile(f"[{re.escape(SIGNS)}]")
-"""A word of normalised text, as the word indexes read it (one pattern, so that they agree)."""
+"""A sign of :data:`SIGNS`."""
 
 
 def uncased(text: str) -> str:

@@ -13,17 +13,14 @@ would keep.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citecheck.judging.meaning import STOP_WORDS
-from citecheck.language.text import normalize
+from citecheck.language.text import KEY_WORD, normalize
 
 __all__ = ["WordPresence", "preselected"]
-
-_WORD = re.compile(r"\w{3,}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,4 +58,4 @@ def preselected(
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(normalize(text)) if w not in STOP_WORDS)
+    return frozenset(w for w in KEY_WORD.findall(normalize(text)) if w not in STOP_WORDS)

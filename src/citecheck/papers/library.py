@@ -22,6 +22,7 @@ from citecheck.documents.bibliography import read_bibliography
 from citecheck.documents.document import Document
 from citecheck.documents.structure import Page
 from citecheck.errors import ConfigError, MissingDependencyError, SavedIndexError, SourceError
+from citecheck.judging.support import SupportAssessor
 from citecheck.judging.support_judge import SupportJudge, default_judge
 from citecheck.language.chunking import builtin_splitter, default_splitter
 from citecheck.language.text import WORD, normalize, uncased
@@ -31,7 +32,7 @@ from citecheck.papers.errors import PaperFileError, UnknownPaperError
 from citecheck.papers.model import BibliographyImport, PaperChunk, PaperMetadata, PaperPage
 from citecheck.papers.readers import PageRecord, read_paper
 from citecheck.papers.search import FusionOptions, LibrarySearch, PaperHit
-from citecheck.papers.store import Entry, Store, Transaction
+from citecheck.papers.store import Entry, Repair, Store, Transaction
 from citecheck.papers.vectors import default_embedder, embedder_name, from_npy, to_npy
 
 if TYPE_CHECKING:
@@ -92,6 +93,7 @@ class PaperLibrary:
         "_searcher",
         "_seen",
         "_store",
+        "_support",
     )
 
     def __init__(
@@ -116,6 +118,7 @@ class PaperLibrary:
         self._search = search or FusionOptions()
         self._judge = judge
         self._searcher: tuple[tuple[Any, ...], LibrarySearch] | None = None
+        self._support: SupportAssessor | None = None
 
     @property
     def _entries(self) -> dict[str, Entry]:
@@ -142,6 +145,14 @@ class PaperLibrary:
         if self._judge == "auto":
             self._judge = None if self._embedder is None else default_judge()
         return self._judge
+
+    @property
+    def support(self) -> SupportAssessor | None:
+        """The claim-support engine ``validate`` grades passages with (the library's embedder
+        and :attr:`judge`), built on first use; ``None`` without an embedder."""
+        if self._support is None and self._embedder is not None:
+            self._support = SupportAssessor(self._embedder, self.judge)
+        return self._support
 
     def __repr__(self) -> str:
         return f"PaperLibrary({str(self.path)!r}, {len(self)} papers)"
@@ -473,6 +484,15 @@ class PaperLibrary:
         return BibliographyImport(
             tuple(bibliography.keys), tuple(prepared), tuple(dict.fromkeys(warnings))
         )
+
+    @staticmethod
+    def repair(path: str | PathLike[str]) -> Repair:
+        """Rebuild the manifest of the library at ``path`` when it was lost or cannot be read
+        (:meth:`Store.repair <citecheck.papers.store.Store.repair>`): from its copy when every
+        file it lists is intact, else from the paper files (keys, text, pages and chunks;
+        titles, authors and bibliography entries are lost, vectors are made again). Nothing is
+        deleted. A library whose manifest reads is left alone (``how == "intact"``)."""
+        return Store(Path(path)).repair()
 
     def remove(self, key: str) -> None:
         """Remove ``key``: its metadata and its files."""

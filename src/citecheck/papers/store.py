@@ -7,6 +7,7 @@ Layout::
     <library>/papers/<key>.<generation>.pages.json    its pages: label, number, range
     <library>/papers/<key>.<generation>.chunks.jsonl  its chunks, one JSON object a line
     <library>/papers/<key>.<generation>.vectors.npy   its chunks' vectors (float32, one a row)
+    <library>/manifest.copy.json       the manifest as last committed, for ``papers repair``
 
 A change is made as :mod:`citecheck.indexes.saved` saves an index: the new per-paper files are
 written under names no earlier change used (a fresh ``generation``) and flushed to the disk,
@@ -17,6 +18,13 @@ reader checks each file's size and SHA-256 against the manifest, so a truncated 
 is a :class:`~citecheck.errors.SavedIndexError` naming it, never a paper that mixes two adds.
 Changes in one folder take turns under a lock on it, and each starts from the manifest on disk,
 so two processes adding papers lose neither's paper.
+
+A folder without ``manifest.json`` is a new library only when it holds nothing else: a folder
+of other files (the folder of the PDFs, say) is not a library, and one whose ``papers/`` holds
+paper files lost its manifest; both are a :class:`~citecheck.errors.SavedIndexError` naming
+``manifest.json``, and nothing in them is changed or deleted. :meth:`Store.repair` rebuilds a
+lost manifest: from its copy when every file the copy lists is intact, else from the paper
+files themselves.
 
 Each paper's ``files`` is a mapping from a role to a file; a paper's ``vectors`` were made by
 the embedder its entry names (``vectors_by``), so vectors of another model are never compared
@@ -44,12 +52,24 @@ from citecheck._atomic import (
     write_bytes_atomic,
     write_new_file,
 )
-from citecheck.errors import SavedIndexError
+from citecheck.errors import SavedIndexError, WriteError
 from citecheck.papers.model import PaperMetadata
 
-__all__ = ["DATA", "FORMAT", "MANIFEST", "VERSION", "Entry", "Store", "StoredFile", "Transaction"]
+__all__ = [
+    "COPY",
+    "DATA",
+    "FORMAT",
+    "MANIFEST",
+    "VERSION",
+    "Entry",
+    "Repair",
+    "Store",
+    "StoredFile",
+    "Transaction",
+]
 
 MANIFEST = "manifest.json"
+COPY = "manifest.copy.json"
 DATA = "papers"
 FORMAT = "citecheck-paper-library"
 VERSION = 1
@@ -107,28 +127,59 @@ class Store:
 
     def read(self) -> dict[str, Entry]:
         """The papers the manifest lists, in the order added; none when there is no manifest
-        yet (a library not written to)."""
+        yet and the folder holds nothing else (a library not written to)."""
         try:
             raw = self.manifest.read_bytes()
         except FileNotFoundError:
+            self._check_new()
             return {}
         except OSError as exc:
             raise SavedIndexError(f"{self.manifest}: cannot be read: {exc.strerror}") from None
+        return self._parse(self.manifest, raw)
+
+    def _check_new(self) -> None:
+        """Nothing when the folder, which has no manifest, can be a new library (it does not
+        exist, or holds only what a change in progress leaves); else a
+        :class:`SavedIndexError` naming the manifest and what to do."""
+        if not self.path.is_dir():
+            return
+        papers = [f.name for f in _listing(self.path / DATA) if _DATA_FILE.fullmatch(f.name)]
+        if papers or (self.path / COPY).exists():
+            raise SavedIndexError(
+                f"{self.manifest} is missing, but {self.path / DATA} holds {len(papers)} paper "
+                f"file(s): the library lost its manifest. Nothing was changed; rebuild it with "
+                f"`citecheck papers repair --library {self.path}` (PaperLibrary.repair)"
+            )
+        temporary = re.compile(rf"\.{re.escape(MANIFEST)}\..+\.tmp")
+        others = sorted(
+            f.name
+            for f in _listing(self.path)
+            if f.name != DATA and not temporary.fullmatch(f.name)
+        )
+        if others:
+            shown = ", ".join(others[:3]) + (", …" if len(others) > 3 else "")
+            raise SavedIndexError(
+                f"{self.path} is not a paper library: it has no {MANIFEST} and holds other "
+                f"files ({shown}). Give the folder that holds {MANIFEST}, or a new or empty "
+                "folder for a new library"
+            )
+
+    def _parse(self, where: Path, raw: bytes) -> dict[str, Entry]:
         try:
             body = json.loads(raw.decode("utf-8"))
         except ValueError as exc:
-            raise SavedIndexError(f"{self.manifest}: not JSON: {exc}") from None
+            raise SavedIndexError(f"{where}: not JSON: {exc}") from None
         if not isinstance(body, dict) or body.get("format") != FORMAT:
-            raise SavedIndexError(f"{self.manifest}: not a paper library manifest")
+            raise SavedIndexError(f"{where}: not a paper library manifest")
         if body.get("version") != VERSION:
             raise SavedIndexError(
-                f"{self.manifest}: paper library version {body.get('version')!r}, which this "
+                f"{where}: paper library version {body.get('version')!r}, which this "
                 f"citecheck does not know (it reads version {VERSION}); a newer citecheck wrote it?"
             )
         try:
             return {str(key): _entry(str(key), row) for key, row in body["papers"].items()}
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            raise SavedIndexError(f"{self.manifest}: a malformed paper entry ({exc!r})") from None
+            raise SavedIndexError(f"{where}: a malformed paper entry ({exc!r})") from None
 
     def signature(self) -> tuple[int, int, int] | None:
         """The manifest's inode, size and modification time (``None`` when there is none):
@@ -158,16 +209,31 @@ class Store:
         )
         return content
 
+    def repair(self) -> Repair:
+        """Rebuild a lost or unreadable manifest, under the folder's lock: from its copy
+        (``manifest.copy.json``) when every file the copy lists is there and intact, else from
+        the paper files (the newest complete generation of each key). Nothing is deleted: an
+        unreadable manifest is kept as ``manifest.json.damaged``, and files the rebuilt
+        manifest does not list stay where they are until the next change removes them. A
+        manifest that reads is left alone."""
+        if not self.path.is_dir():
+            raise SavedIndexError(f"no library folder at {self.path}")
+        with locked_folder(self.path):
+            return _repair(self)
+
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
         """A change to the library, under the folder's lock, starting from the manifest on
         disk. Files written in it that no commit took (an error, or no commit) are removed;
         after a commit, files no manifest names are removed."""
-        created = not self.path.exists()
-        self.path.mkdir(parents=True, exist_ok=True)
-        if created:
-            fsync_directory(self.path.parent)
-        (self.path / DATA).mkdir(exist_ok=True)
+        try:
+            created = not self.path.exists()
+            self.path.mkdir(parents=True, exist_ok=True)
+            if created:
+                fsync_directory(self.path.parent)
+            (self.path / DATA).mkdir(exist_ok=True)
+        except OSError as exc:
+            raise WriteError(self.path / DATA, exc) from None
         with locked_folder(self.path):
             transaction = Transaction(self, self.read())
             try:
@@ -177,6 +243,113 @@ class Store:
                     _remove_stale(self.path, transaction.entries)
                 else:
                     transaction.discard()
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """What :meth:`Store.repair` did: ``"intact"`` (the manifest reads; nothing to do),
+    ``"copy"`` (restored from the manifest's copy) or ``"files"`` (rebuilt from the paper
+    files: keys, text, pages and chunks; titles, authors and the bibliography are lost, and
+    vectors are made again on first use), the keys it lists, and the files it could not use."""
+
+    how: str
+    keys: tuple[str, ...]
+    skipped: tuple[str, ...] = ()
+
+
+def _listing(folder: Path) -> list[Path]:
+    try:
+        return sorted(folder.iterdir())
+    except OSError:
+        return []
+
+
+def _repair(store: Store) -> Repair:
+    """See :meth:`Store.repair`; runs under the folder's lock."""
+    try:
+        return Repair("intact", tuple(store._parse(store.manifest, store.manifest.read_bytes())))
+    except FileNotFoundError:
+        pass
+    except SavedIndexError:
+        pass  # unreadable: rebuilt below, and the damaged one is kept beside it
+    copy = store.path / COPY
+    with suppress(OSError, SavedIndexError):
+        entries = store._parse(copy, copy.read_bytes())
+        for entry in entries.values():
+            for stored in entry.files.values():
+                store.read_file(stored)  # every file the copy lists is there, intact
+        _keep_damaged(store.manifest)
+        write_bytes_atomic(store.manifest, copy.read_bytes())
+        return Repair("copy", tuple(entries))
+    entries, skipped = _from_files(store.path / DATA)
+    if not entries and not skipped:
+        raise SavedIndexError(
+            f"{store.path} holds no paper files and no {COPY}: there is nothing to rebuild "
+            f"{MANIFEST} from"
+        )
+    _keep_damaged(store.manifest)
+    transaction = Transaction(store, {})
+    transaction.commit(entries)
+    return Repair("files", tuple(entries), tuple(skipped))
+
+
+def _keep_damaged(manifest: Path) -> None:
+    """Move an unreadable manifest aside (``manifest.json.damaged``): never deleted."""
+    if manifest.exists():
+        manifest.replace(manifest.with_name(f"{MANIFEST}.damaged"))
+
+
+def _from_files(data: Path) -> tuple[dict[str, Entry], list[str]]:
+    """The papers the files of ``data`` hold: per key, the newest generation whose text, pages
+    and chunks are all there and read; the files of no such generation are skipped."""
+    generations: dict[tuple[str, str], dict[str, Path]] = {}
+    for file in _listing(data):
+        if not _DATA_FILE.fullmatch(file.name):
+            continue
+        key, generation, suffix = file.name.split(".", 2)
+        role = next(r for r, ending in _ROLES.items() if ending == suffix)
+        generations.setdefault((key, generation), {})[role] = file
+    newest: dict[str, tuple[float, str, dict[str, Path]]] = {}
+    skipped: list[str] = []
+    for (key, generation), files in generations.items():
+        if not {"text", "pages", "chunks"} <= set(files) or not _readable(files):
+            skipped.extend(sorted(f.name for f in files.values()))
+            continue
+        when = max(f.stat().st_mtime for f in files.values())
+        held = newest.get(key)
+        if held is None or when > held[0]:
+            if held is not None:
+                skipped.extend(sorted(f.name for f in held[2].values()))
+            newest[key] = (when, generation, files)
+        else:
+            skipped.extend(sorted(f.name for f in files.values()))
+    entries = {}
+    for key, (_, _, files) in sorted(newest.items(), key=lambda item: item[1][0]):
+        stored = {}
+        for role, file in files.items():
+            if role == "vectors":
+                continue  # which embedder made them is in the lost manifest: made again
+            content = file.read_bytes()
+            stored[role] = StoredFile(file.name, len(content), hashlib.sha256(content).hexdigest())
+        pages = json.loads(files["pages"].read_text(encoding="utf-8"))
+        labels = tuple(str(page.get("label", "")) for page in pages if isinstance(page, dict))
+        # the source file's hash is lost with the manifest: the text's stands for it, so the
+        # paper reads as one with text (the same file added again is read anew)
+        metadata = PaperMetadata(key=key, sha256=stored["text"].sha256, page_labels=labels)
+        entries[key] = Entry(metadata, stored)
+    return entries, skipped
+
+
+def _readable(files: Mapping[str, Path]) -> bool:
+    try:
+        files["text"].read_text(encoding="utf-8")
+        pages = json.loads(files["pages"].read_text(encoding="utf-8"))
+        for line in files["chunks"].read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                json.loads(line)
+    except (OSError, ValueError):
+        return False
+    return isinstance(pages, list)
 
 
 class Transaction:
@@ -205,7 +378,10 @@ class Transaction:
 
     def commit(self, entries: Mapping[str, Entry]) -> None:
         """Replace the manifest with one listing ``entries``, in one atomic rename."""
-        fsync_directory(self.store.path / DATA)
+        try:
+            fsync_directory(self.store.path / DATA)
+        except OSError as exc:
+            raise WriteError(self.store.path / DATA, exc) from None
         body = {
             "format": FORMAT,
             "version": VERSION,
@@ -222,6 +398,8 @@ class Transaction:
                     self._took(entries)
             raise
         self._took(entries)
+        with suppress(OSError):  # committed already: the copy only helps a later repair
+            write_bytes_atomic(self.store.path / COPY, data)
 
     def _took(self, entries: Mapping[str, Entry]) -> None:
         self.entries = dict(entries)

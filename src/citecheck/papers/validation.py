@@ -2,19 +2,20 @@
 page a draft cites support it (``validate``), with a concrete correction when they do not.
 
 The candidates are the paper's passages the hybrid search ranks best for the claim, and the
-best on the cited page. Each is graded by the one claim-support model
-(:mod:`citecheck.judging.support_model`) from its stored vector's cosine (mapped onto the
-model's scale, :func:`~citecheck.papers.vectors.on_support_scale`) and the claim's words near
-it (in the passage and the passages next to it: a neighbourhood of a long paper, not the whole
-of it); a claim in another language than the paper shares no words with it, so it is graded by the
-cosine alone, at the bare-cosine bounds of the support engine. The meaning guard
-(:func:`~citecheck.judging.support.conflicts_at`, read in the passage itself: a neighbouring
-sentence that qualifies the claim is a passage of its own) has the last word: a passage whose
-number or negation the claim changes never supports it; the claim is *contradicted* there.
+best on the cited page. This module does not judge them: each is graded by the one
+claim-support engine, as a claim at every other door is
+(:meth:`SupportAssessor.grade <citecheck.judging.support.SupportAssessor.grade>` from its
+stored vector's cosine and the claim's words near it, read with the passages next to it; the
+meaning guard on the passage, the sentences beside it and the names the claim gives; then the
+trained judge's second opinion, :meth:`~citecheck.judging.support.SupportAssessor.looked`). A
+sentence of the cited page that carries the claim's words decides alone. What this module
+decides is where: the cited page, another page, or none.
 
-The verdict is a :class:`~citecheck.Result` of the shared model: ``supported`` is
-``VERIFIED``, supported only on another page than the cited one ``WRONG_LOCATION`` (the
-evidence names the page), ``partially supported`` and ``contradicted`` are ``PARTIAL``, ``not
+The verdict is a :class:`~citecheck.Result` of the shared model, the engine's grade in the
+paper library's four words: ``supported`` is ``VERIFIED``, supported only on another page than
+the cited one ``WRONG_LOCATION`` (the evidence names the page), ``partially supported`` is
+``PARTIAL``, ``contradicted`` is ``PARTIAL`` when the guard names a change and
+``UNSUPPORTED`` when the trained judge reads a contradiction (as at every door), ``not
 supported`` is ``UNSUPPORTED``; ``details["support"]`` says which of the four, and
 ``details["correction"]`` the fix.
 """
@@ -24,24 +25,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
-from functools import lru_cache
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citecheck.errors import CitecheckError, InputError
 from citecheck.judging import verdict
-from citecheck.judging.guard import ABSENT, claim_conflicts
-from citecheck.judging.support import carried_at, conflicts_at, neighbour_conflicts
-from citecheck.judging.support_judge import FOCUSED_WINDOWS, Unread
-from citecheck.judging.support_model import CASCADE_GATE, FITTED_SUPPORT_MODEL, support_signals
-from citecheck.judging.thresholds import CONTRADICTION, COSINE_BANDS, SAME_LANGUAGE
-from citecheck.language.text import WORD, normalize
+from citecheck.judging.guard import claim_conflicts
+from citecheck.judging.support import Grade, Graded, Look, carried_at
+from citecheck.judging.support_model import FITTED_SUPPORT_MODEL, support_signals
+from citecheck.language.text import WORD
 from citecheck.locations import Location
 from citecheck.model import Citation, Evidence, Result, Span, Status
 from citecheck.papers.drafts import DraftCitation, read_draft
 from citecheck.papers.search import PaperHit, pages_label, quoted
-from citecheck.papers.vectors import embedder_name, on_support_scale
 from citecheck.report import Report
 
 if TYPE_CHECKING:
@@ -64,12 +61,6 @@ SUPPORT_LABELS = ("supported", "partially supported", "not supported", "contradi
 
 _CANDIDATES = 8
 _ON_PAGE = 3
-_COSINE_BOUNDS = COSINE_BANDS
-"""The support engine's bare-cosine bounds (supported, partial), for a claim in another
-language than its paper, whose words say nothing."""
-_SAME_LANGUAGE = SAME_LANGUAGE
-"""A claim whose words stand in the paper's vocabulary less often than this is read as written
-in another language."""
 _CONTRAST = re.compile(
     r"\b(?:however|but|although|though|whereas|while|yet|nevertheless|only|not|no|neither|"
     r"nor|unlike|contrary|disagree\w*|contradict\w*)\b",
@@ -149,40 +140,54 @@ def quote_reviser(claim: str, correction: Correction, key: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class _Judged:
+    """A passage the search found, with the engine's grade of it (:class:`Graded`): the
+    door only presents it."""
+
     hit: PaperHit
-    probability: float
-    supported: float
-    partial: float
-    conflicts: tuple[str, ...]
-    """Changes of meaning: what the guard finds the claim says otherwise than the passage."""
-    gaps: tuple[str, ...] = ()
-    """What the claim says and the passage does not: a number, a name."""
-    refuted: bool = False
-    """The trained judge reads the passage as contradicting the claim."""
-    unread: str = ""
-    """Why the trained judge, asked about this passage, could not read it (the signals'
-    grade stands, and the reason says so)."""
-    carried: bool = False
-    """The passage is a sentence that carries the claim's words: the verdict rests on it."""
+    graded: Graded
 
     @property
-    def would_support(self) -> bool:
-        """Whether the model reads support here, before the meaning guard."""
-        return self.probability >= self.supported
+    def probability(self) -> float:
+        return self.graded.probability
+
+    @property
+    def conflicts(self) -> tuple[str, ...]:
+        """Changes of meaning: what the guard finds the claim says otherwise than the passage."""
+        return self.graded.conflicts
+
+    @property
+    def gaps(self) -> tuple[str, ...]:
+        """What the claim says and the passage does not: a number, a name."""
+        return self.graded.gaps
+
+    @property
+    def look(self) -> Look | None:
+        return self.graded.look
+
+    @property
+    def unread(self) -> str:
+        """Why the trained judge, asked about this passage, could not read it."""
+        return "" if self.look is None else self.look.unread
+
+    @property
+    def carried(self) -> bool:
+        return self.graded.carried
 
     @property
     def supports(self) -> bool:
-        return self.would_support and not self.conflicts and not self.gaps
+        return self.graded.grade is Grade.SUPPORTED
 
     @property
     def contradicts(self) -> bool:
-        """The passage would support the claim but says another value or the opposite, or the
-        trained judge reads it as contradicting the claim."""
-        return (self.would_support and bool(self.conflicts)) or self.refuted
+        return self.graded.contradicts
+
+    @property
+    def refuted(self) -> bool:
+        return self.graded.refuted
 
     @property
     def related(self) -> bool:
-        return self.probability >= self.partial
+        return self.graded.related
 
     def on(self, pages: tuple[int, int]) -> bool:
         """Whether the passage stands on one of the pages ``(first, last)``."""
@@ -310,13 +315,15 @@ def _verdict(
             "wrong_page", f"cite {label} instead of {cited}", right, top.hit.text, pages=label
         )
     elif support == "contradicted":
-        said = "; ".join(top.conflicts)
+        said = "; ".join(top.conflicts) or (top.look.said() if top.look else "")
         reason = f"contradicted {_where(top)}: {said}"
         correction = Correction(
             "changed", f"{said} ({_page_of(top)})", top.hit.page_start, top.hit.text
         )
     elif support == "partially supported":
         missing = top.conflicts + top.gaps
+        if top.look is not None and top.look.outcome == "doubts":
+            missing += (top.look.said(),)
         changes = f", but {'; '.join(missing)}" if missing else ""
         reason = f"partly supported {_where(top)}: support {top.probability:.0%}{changes}"
         correction = Correction(
@@ -403,9 +410,16 @@ def _carried(
     model = FITTED_SUPPORT_MODEL
     scored = max((j.probability for j in judged if j.hit.chunk == number), default=model.supported)
     conflicts = tuple(claim_conflicts(claim, carrier.text, carrier.text))
-    return _Judged(
-        hit, max(scored, model.supported), model.supported, model.partial, conflicts, carried=True
+    where = "its words stand in that sentence"
+    graded = Graded(
+        carrier,
+        max(scored, model.supported),
+        (model.supported, model.partial),
+        where,
+        conflicts=conflicts,
+        carried=True,
     )
+    return _Judged(hit, graded)
 
 
 def _decide(
@@ -438,16 +452,31 @@ def _decide(
         if here and not (against_here and against_here[0].probability > here[0].probability):
             return here, Status.VERIFIED, "supported"
         if against_here:
-            return against_here, Status.PARTIAL, "contradicted"
+            return against_here, _against(against_here[0]), "contradicted"
         if supporting and not closer_against:
             return supporting, Status.WRONG_LOCATION, "supported"
     elif supporting and not closer_against:
         return supporting, Status.VERIFIED, "supported"
     if contradicting:
-        return contradicting, Status.PARTIAL, "contradicted"
+        return contradicting, _against(contradicting[0]), "contradicted"
     if judged[0].related:
         return [judged[0]], Status.PARTIAL, "partially supported"
     return [judged[0]], Status.UNSUPPORTED, "not supported"
+
+
+def _on_its_pages(around: Span, passage: Span, pages: Sequence[Span]) -> Span:
+    """``around`` (the passages next to ``passage``) kept to the pages ``passage`` stands on:
+    what another page says is read there, not here."""
+    mine = [p for p in pages if p.start < passage.end and passage.start < p.end]
+    if not mine:
+        return around
+    return Span(max(around.start, mine[0].start), min(around.end, mine[-1].end))
+
+
+def _against(judged: _Judged) -> Status:
+    """The status of a contradicting passage: the engine's grade (partly supported for a change
+    the guard names, unsupported for a contradiction the judge reads)."""
+    return Status.UNSUPPORTED if judged.graded.grade is Grade.UNSUPPORTED else Status.PARTIAL
 
 
 def _judge(
@@ -458,112 +487,39 @@ def _judge(
     hits: Sequence[PaperHit],
     document: Document,
 ) -> list[_Judged]:
-    """Each hit graded: its support probability, the bounds it is read against, and the
-    changes of meaning the guard finds between the claim and it. ``cosines`` are the claim's
-    with every chunk of the paper (``None`` without vectors)."""
-    name = "" if library.embedder is None else embedder_name(library.embedder)
-    same_language = _same_language(claim, library, key)
-    model = FITTED_SUPPORT_MODEL
+    """Each hit graded by the one claim-support engine
+    (:meth:`~citecheck.judging.support.SupportAssessor.grade`, read with the passages next to
+    it; then :meth:`~citecheck.judging.support.SupportAssessor.looked`, the trained judge's
+    second opinion, all passages in one batch). ``cosines`` are the claim's with every chunk of
+    the paper, from the library's stored vectors (``None`` without vectors: then the hits are
+    ranked by the share of the claim's words near them, for :func:`cite`)."""
     chunks = library.chunks(key)
-    judged = []
+    pages = [Span(p.start, p.end) for p in library.pages(key)]
+    support = library.support
+    graded: list[tuple[Graded, Span]] = []
     for hit in hits:
         span = Span(hit.start, hit.end)
-        around = Span(
-            chunks[max(0, hit.chunk - 1)].start, chunks[min(len(chunks) - 1, hit.chunk + 1)].end
+        around = _on_its_pages(
+            Span(
+                chunks[max(0, hit.chunk - 1)].start,
+                chunks[min(len(chunks) - 1, hit.chunk + 1)].end,
+            ),
+            span,
+            pages,
         )
-        if cosines is None:
+        if cosines is None or support is None:
             signals = support_signals(claim, span, document.text, 0.0, around)
-            probability, bounds = signals.coverage, (1.0, 0.5)
-        else:
-            cosine = on_support_scale(float(cosines[hit.chunk]), name)
-            if same_language:
-                signals = support_signals(claim, span, document.text, cosine, around)
-                probability, bounds = model.probability(signals), (model.supported, model.partial)
-            else:
-                probability, bounds = max(0.0, cosine), _COSINE_BOUNDS
-        evidence = document.evidence(hit.start, hit.end, 0.0, "paper")
-        found = conflicts_at(claim, evidence, document, span)
-        # the guard reads the passages next to this one too: a sentence beside it that speaks
-        # of the claim's subject and negates, reverses or bounds it keeps this passage from
-        # supporting the claim, and the reason names that sentence
-        for beside, changes in neighbour_conflicts(claim, document, span, around):
-            found.extend(
-                f"{change} (in the passage beside it: {_short(beside.text)})" for change in changes
-            )
-        gaps = [c for c in found if c.endswith(ABSENT)]
-        conflicts = tuple(c for c in found if not c.endswith(ABSENT))
-        named = Span(chunks[max(0, hit.chunk - 1)].start, hit.end)  # an antecedent goes before
-        gaps.extend(_unnamed(claim, document.text[named.start : named.end], document.text))
-        judged.append(_Judged(hit, probability, bounds[0], bounds[1], conflicts, tuple(gaps)))
-    if library.judge is not None and cosines is not None and same_language:
-        return _read_by_judge(library, claim, judged, document)
-    if library.judge is not None and not same_language:
-        why = (
-            "the judge reads English only, and the claim is not in the paper's language: the "
-            "verdict rests on the cosine and the meaning guard"
-        )
-        return [replace(j, unread=why) for j in judged]
-    return judged
-
-
-def _read_by_judge(
-    library: PaperLibrary, claim: str, judged: list[_Judged], document: Document
-) -> list[_Judged]:
-    """``judged`` with the trained judge's second opinion on each passage the signals would
-    call supporting: one it reads as unsupported (below its ``partial`` bound) supports the
-    claim no more (a gap is named), and one it reads as contradicting it (at 50 % or more)
-    contradicts it. It never raises a grade; a passage it cannot read keeps the signals', and
-    says why. Every passage asked about is read in one batched run of the model."""
-    judge = library.judge
-    assert judge is not None
-    chunks = library.chunks(judged[0].hit.key) if judged else []
-    said = normalize(claim).strip(" .")
-    asked = [
-        j
-        for j in judged
-        if j.probability >= max(CASCADE_GATE, j.supported) and said not in normalize(j.hit.text)
-    ]
-    regions = [
-        Span(
-            chunks[max(0, j.hit.chunk - 1)].start, chunks[min(len(chunks) - 1, j.hit.chunk + 1)].end
-        )
-        for j in asked
-    ]
-    readings = judge.read_pairs(
-        [(claim, document.text[region.start : region.end]) for region in regions],
-        focus=[
-            [(j.hit.start - region.start, j.hit.end - region.start)]
-            for j, region in zip(asked, regions, strict=True)
-        ],
-        max_windows=FOCUSED_WINDOWS,
-    )
-    read = {id(j): reading for j, reading in zip(asked, readings, strict=True)}
-    out = []
-    for j in judged:
-        reading = read.get(id(j))
-        if reading is None:
-            out.append(j)
+            evidence = document.evidence(hit.start, hit.end, 0.0, "paper")
+            graded.append((Graded(evidence, signals.coverage, (1.0, 0.5), ""), around))
             continue
-        if isinstance(reading, Unread):
-            out.append(replace(j, unread=reading.reason))
-            continue
-        if reading.supported >= judge.partial:
-            out.append(j)
-            continue
-        refuted = reading.contradicted >= CONTRADICTION
-        windows = f"; {reading.note}" if reading.note else ""
-        if refuted and not j.conflicts:
-            said = (
-                "the judge reads the passage as contradicting the claim "
-                f"({reading.contradicted:.0%}{windows})"
-            )
-            out.append(replace(j, conflicts=(said,), refuted=True))
-        elif not refuted:
-            said = f"the judge does not read support here ({reading.supported:.0%}{windows})"
-            out.append(replace(j, gaps=(*j.gaps, said)))
-        else:
-            out.append(replace(j, refuted=True))
-    return out
+        scores = {"cosine": float(cosines[hit.chunk])}
+        evidence = document.evidence(hit.start, hit.end, 0.0, "paper", scores)
+        graded.append((support.grade(claim, document, evidence, None, around=around), around))
+    if support is not None and cosines is not None:
+        done = support.looked(claim, document, graded)
+    else:
+        done = [g for g, _ in graded]
+    return [_Judged(hit, g) for hit, g in zip(hits, done, strict=True)]
 
 
 def _with_page(
@@ -590,62 +546,6 @@ def _with_page(
         for c in (chunks[n],)
     ]
     return [*hits, *extra]
-
-
-_NAMED = re.compile(r"[^\W_][\w-]*")
-_INNER = re.compile(r"[^\W_][\w-]*?(?:[A-Z]|\d)[\w-]*")
-"""A name as a paper writes it: a word with a capital or a digit after its first letter
-(``PubLayNet``, ``GPT-4``, ``H5N1``)."""
-
-
-@lru_cache(maxsize=16)
-def _names_of(text: str) -> frozenset[str]:
-    """The names a paper writes (:data:`_INNER`), in lower case."""
-    return frozenset(m.group().casefold() for m in _INNER.finditer(text) if _a_name(m.group()))
-
-
-def _a_name(word: str) -> bool:
-    """A word with letters and digits, or with a small letter and a capital after its first
-    letter: "GPT-4", "DocLayNet"; not a word in capitals ("THE", a heading's)."""
-    letters = [c for c in word if c.isalpha()]
-    if not letters:
-        return False
-    if any(c.isdigit() for c in word):
-        return True
-    return any(c.islower() for c in letters) and any(c.isupper() for c in word[1:])
-
-
-def _unnamed(claim: str, passage: str, paper: str) -> list[str]:
-    """The names of the claim the passage (with the text just before it, where an antecedent
-    stands) does not name: "PubLayNet contains 80863 pages" is not supported by "DocLayNet
-    contains 80863 pages", however close their vectors. A name is a word the paper writes as
-    one (:data:`_INNER`) or one that mixes letters and digits; it is compared in lower case,
-    so the claim's own capitals change nothing. Names of a kind (nationalities, countries,
-    months) are the meaning guard's."""
-    said = normalize(passage)
-    names = _names_of(paper)
-    missing = []
-    for word in dict.fromkeys(_NAMED.findall(claim)):
-        low = word.casefold()
-        mixed = any(c.isdigit() for c in low) and any(c.isalpha() for c in low)
-        if (low in names or mixed) and low not in said:
-            missing.append(f"the claim names {word!r}, which the passage does not")
-    return missing
-
-
-def _same_language(claim: str, library: PaperLibrary, key: str) -> bool:
-    words = [w for w in WORD.findall(normalize(claim)) if not w.isdigit()]
-    if not words:
-        return True
-    vocabulary = library.vocabulary(key)
-    return sum(w in vocabulary for w in words) / len(words) >= _SAME_LANGUAGE
-
-
-def _short(text: str, words: int = 12) -> str:
-    """The first ``words`` words of ``text``, quoted, with an ellipsis when cut."""
-    split = text.split()
-    shown = " ".join(split[:words]) + (" …" if len(split) > words else "")
-    return f"“{shown}”"
 
 
 def _where(judged: _Judged) -> str:

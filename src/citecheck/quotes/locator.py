@@ -30,6 +30,7 @@ from citecheck.matchers.word_index import WordIndex
 from citecheck.model import Citation, Result, Span, Status
 from citecheck.protocols import Embedder
 from citecheck.quotes.config import QuoteConfig
+from citecheck.quotes.inputs import Unreadable
 from citecheck.quotes.report import QuoteReport, QuoteRow, quote_metrics
 
 if TYPE_CHECKING:
@@ -89,7 +90,10 @@ class QuoteLocator:
         words = _Lazy(lambda: self._word_index(corpus)) if corpus is not None else None
         results: list[tuple[int, str, _Outcome]] = []
         for index, quote in enumerate(quotes):
-            if not isinstance(quote, str):
+            if isinstance(quote, Unreadable):
+                outcome = _Outcome(Status.UNCHECKED, f"could not read this row: {quote.reason}")
+                results.append((index, "", outcome))
+            elif not isinstance(quote, str):
                 kind = type(quote).__name__
                 hint = " (not valid UTF-8?)" if isinstance(quote, bytes) else ""
                 outcome = _Outcome(Status.UNCHECKED, f"not text but {kind}{hint}")

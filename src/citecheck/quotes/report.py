@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from citecheck.model import Evidence, Result, Status
 from citecheck.quotes.config import QuoteConfig
@@ -225,12 +225,19 @@ class QuoteReport(Report):
         rows = [{name: row.to_dict()[name] for name in ROW_FIELDS} for row in self.rows]
         return ROW_FIELDS, rows
 
-    def to_csv(self, target: str | Path | IO[str] | None = None) -> str | None:
-        """The quote rows as CSV, one line per quote, columns :data:`ROW_FIELDS`."""
+    def to_csv(
+        self,
+        target: str | Path | IO[str] | None = None,
+        *,
+        formulas: Literal["escape", "keep"] = "escape",
+    ) -> str | None:
+        """The quote rows as CSV, one line per quote, columns :data:`ROW_FIELDS`; a cell a
+        spreadsheet would run as a formula starts with an apostrophe unless
+        ``formulas="keep"``."""
         from citecheck import exports
 
         columns, rows = self.quote_table()
-        return exports.to_csv(self, target, columns=columns, rows=rows)
+        return exports.to_csv(self, target, columns=columns, rows=rows, formulas=formulas)
 
     def stats_to_csv(self, target: str | Path | IO[str]) -> None:
         """The statistics in melted form: ``variable,value`` lines."""

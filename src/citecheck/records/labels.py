@@ -43,16 +43,16 @@ from citecheck.documents import Document, split_sources
 from citecheck.documents.split import Sources, as_documents
 from citecheck.errors import CitecheckError, ConfigError, InputError
 from citecheck.judging import verdict
-from citecheck.judging.support import Assessment, SupportAssessor, word_coverage
-from citecheck.judging.support_judge import (
-    FOCUSED_WINDOWS,
-    Reading,
-    SupportJudge,
-    default_judge,
+from citecheck.judging.support import (
+    Assessment,
+    SupportAssessor,
+    second_opinions,
+    word_coverage,
 )
-from citecheck.judging.thresholds import CONTRADICTION, COVERAGE_BANDS, LABEL_BANDS, WORDS_VERIFIED
+from citecheck.judging.support_judge import SupportJudge, default_judge
+from citecheck.judging.thresholds import COVERAGE_BANDS, LABEL_BANDS, WORDS_VERIFIED
 from citecheck.language.text import SURROGATE, WORD
-from citecheck.model import Evidence, Status
+from citecheck.model import Evidence, Span, Status
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder
@@ -346,24 +346,12 @@ class SemanticValidator:
         document = next(d for d in documents if d.id == evidence.source_id)
         if self.support.verbatim(citation, [document]) is not None:
             return label, reason  # its words stand there: the judge is not asked
-        [reading] = self.judge.read(
-            citation,
-            [document.text],
-            focus=[(evidence.start, evidence.end)],
-            max_windows=FOCUSED_WINDOWS,
-        )
-        if not isinstance(reading, Reading):
-            return label, f"{reason}; not read by the judge: {reading.reason}"
-        names = self.label_names
-        said = f"support {reading.supported:.0%}"
-        windows = f" ({reading.note})" if reading.note else ""
-        if reading.supported < self.judge.partial:
-            refuted = reading.contradicted >= CONTRADICTION
-            moved = Label.LIKELY_UNTRUE if refuted else Label.AMBIGUOUS
-            if refuted:
-                said += f", contradiction {reading.contradicted:.0%}"
-            return moved, f"{reason}; moved to {names[moved]} by the judge: {said}{windows}"
-        return label, f"{reason}; the judge reads {said}{windows}"
+        whole = Span(0, len(document.text))
+        [look] = second_opinions(self.judge, citation, document, [(evidence.span, whole)])
+        if look.outcome in ("confirms", "unread"):
+            return label, f"{reason}; {look.said()}"
+        moved = Label.LIKELY_UNTRUE if look.outcome == "refutes" else Label.AMBIGUOUS
+        return moved, f"{reason}; moved to {self.label_names[moved]}: {look.said()}"
 
     def _lexical_look(
         self, citation: str, best: Evidence, conflict: str | None, documents: Sequence[Document]

@@ -49,7 +49,7 @@ from citecheck.references.scheme import (
     fold,
     number_word,
 )
-from citecheck.syntax.scan import DASHES, CodeRegions
+from citecheck.syntax.scan import DASHES, CodeRegions, unclosed_warnings
 
 __all__ = ["Lookalike", "Mention", "ReferenceExtractor"]
 
@@ -210,7 +210,9 @@ class ReferenceExtractor:
         )
         self._lookalikes = re.compile(
             rf"[\[(][^\[\]()\n]{{0,60}}?\d+{_LOOKALIKE_JOINERS}\d+[^\[\]()\n]{{0,30}}?[\])]"
-            rf"|\b[^\W\d_][\w'’\-]*\.?[ \t]+\d+(?:{_LOOKALIKE_JOINERS}\d+)+"
+            # a word starts where no word, hyphen or apostrophe stands before it, and is taken
+            # whole (possessive): a run of "a-a-a-…" is read once, not from every letter of it
+            rf"|(?<![\w'’\-])[^\W\d_][\w'’\-]*+\.?[ \t]+\d+(?:{_LOOKALIKE_JOINERS}\d+)+"
             rf"|(?i:\b(?:{'|'.join(words)})\.?[ \t]*\d+)"
         )
         self._parser = _outside_parser(scheme)
@@ -252,7 +254,7 @@ class ReferenceExtractor:
         doubted = self._dangling_numbers(text, mentions, code)
         if doubted:
             mentions = sorted((*mentions, *doubted), key=lambda m: m.span.start)
-        return mentions, [note for _, notes in chosen for note in notes]
+        return mentions, [note for _, notes in chosen for note in notes] + unclosed_warnings(text)
 
     def lookalikes(self, text: str, mentions: list[Mention] | None = None) -> list[Lookalike]:
         """Strings that look like references but are not among ``mentions``: the gaps of the

@@ -17,7 +17,7 @@ from typing import Any
 
 from citecheck import registry
 from citecheck.documents import Document
-from citecheck.errors import ConfigError, InputError
+from citecheck.errors import BackendError, ConfigError, InputError
 from citecheck.judging import verdict
 from citecheck.judging.meaning import differences_at, noun_for
 from citecheck.judging.thresholds import WORDS_VERIFIED
@@ -208,13 +208,25 @@ class ReferenceVerifier:
         return _Parsed(text, tuple(mentions), tuple(attach(text, markers)), tuple(warnings))
 
     def _lookup(self, references: list[StructuredReference]) -> dict[StructuredReference, Presence]:
+        """Each reference's presence in the catalog, looked up together. When the lookup fails
+        for a reason of the references (a book the catalog's version lacks, a malformed one),
+        the batch is split in halves until the failing references stand alone: each of them
+        is ``unchecked`` with its own reason, and every other reference of the batch is still
+        checked. A failure of the backend itself (:class:`~citecheck.errors.BackendError`: the
+        server is down, answers off the protocol) fails every reference it was asked about."""
         if not references:
             return {}
         try:
             found = dict(self.catalog.lookup(references))
-        except Exception as exc:  # the catalog failed as a whole: nothing was checked
+        except BackendError as exc:  # the catalog cannot answer: nothing was checked
             reason = f"could not check: the catalog failed ({type(exc).__name__}: {exc})"
             return {ref: Presence(None, reason) for ref in references}
+        except Exception as exc:  # one reference (or a few) made the lookup fail
+            if len(references) > 1:
+                half = len(references) // 2
+                return {**self._lookup(references[:half]), **self._lookup(references[half:])}
+            reason = f"could not check: the catalog failed ({type(exc).__name__}: {exc})"
+            return {references[0]: Presence(None, reason)}
         for ref in references:
             if ref not in found:
                 found[ref] = Presence(None, f"the catalog gave no answer for {ref.canonical}")

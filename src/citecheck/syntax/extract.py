@@ -25,6 +25,7 @@ from citecheck.syntax._locators import read_locator
 from citecheck.syntax.excerpts import Attachment, attach, quoted_markers
 from citecheck.syntax.lookalikes import find_lookalikes
 from citecheck.syntax.reference_list import ReferenceList, find_reference_list
+from citecheck.syntax.scan import unclosed_warnings
 
 __all__ = ["AUTO", "Extraction", "SyntaxSpec", "extract_citations", "extract_text"]
 
@@ -90,6 +91,7 @@ def extract_text(
         if (lookalike.syntax is None or lookalike.syntax in in_use)
         and not _covered(markers, starts, lookalike.span)
     ]
+    warnings += unclosed_warnings(text)
     valid = [marker for marker in markers if marker.error is None and marker.references]
     quoted = quoted_markers(text, valid)
     warnings += [

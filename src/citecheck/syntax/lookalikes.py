@@ -59,8 +59,11 @@ _REACH = 100
 _LINK_LABEL = re.compile(r"!?\[[^\[\]\n]*\](?=\()|^[ \t]*\[[^\[\]\n]*\]:", re.MULTILINE)
 _FOOTNOTE = re.compile(r"\^(?P<label>[^\s\[\]^]+)")
 _NOTE = re.compile(
-    r"^[ \t]*\[\^(?P<label>[^\s\[\]^]+)\]:(?P<note>.*(?:\n(?![ \t]*\n).*)*)", re.MULTILINE
+    r"^[ \t]*\[\^(?P<label>[^\s\[\]^]+)\]:"
+    r"(?P<note>.*(?:\n(?![ \t]*\n)(?![ \t]*\[\^[^\s\[\]^]+\]:).*)*)",
+    re.MULTILINE,
 )
+"""A footnote's note: up to the next blank line or the next note."""
 _NOTE_CITES = re.compile(rf"{YEAR}|@\w|https?://|\b(?:pp?|pages?)\.?[ \t]*\d", re.IGNORECASE)
 _SUPERSCRIPT = re.compile(
     r"(?<![⁰¹²³⁴⁵⁶⁷⁸⁹])[⁰¹²³⁴⁵⁶⁷⁸⁹]++(?:[⁻,\u2013-][⁰¹²³⁴⁵⁶⁷⁸⁹]++)*(?![^\W_])"
@@ -123,6 +126,7 @@ def find_lookalikes(text: str, skip: Span | None) -> list[Lookalike]:
 
 def _candidates(text: str) -> Iterator[Lookalike]:
     notes: dict[str, str] | None = None  # footnote label → its note, read at the first footnote
+    whys: dict[str, str | None] = {}  # footnote label → why it looks like a citation, once
     for match in _BRACKET.finditer(text):
         start, end = match.span()
         if text.startswith("[", start - 1) and text.startswith("]", end) and start:
@@ -144,7 +148,10 @@ def _candidates(text: str) -> Iterator[Lookalike]:
             yield Lookalike(span, None, "a page in brackets, with no source citecheck can read")
         elif (footnote := _FOOTNOTE.fullmatch(body)) is not None:
             notes = _footnote_notes(text) if notes is None else notes
-            why = _footnote_cites(notes.get(footnote.group("label")))
+            label = footnote.group("label")
+            if label not in whys:  # each label's note read once, however often it is cited
+                whys[label] = _footnote_cites(notes.get(label))
+            why = whys[label]
             if why is not None:
                 yield Lookalike(span, "pandoc", why)
     for match in _PARENTHESES.finditer(text):
@@ -170,7 +177,7 @@ def _candidates(text: str) -> Iterator[Lookalike]:
 
 def _footnote_notes(text: str) -> dict[str, str]:
     """Each footnote label of ``text`` and its note (``[^1]: Smith 2020.``, up to the next
-    blank line), whitespace collapsed; the first note of a label counts."""
+    blank line or note), whitespace collapsed; the first note of a label counts."""
     notes: dict[str, str] = {}
     for note in _NOTE.finditer(text):
         notes.setdefault(note.group("label"), " ".join(note.group("note").split()))

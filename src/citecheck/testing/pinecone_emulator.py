@@ -121,6 +121,7 @@ class _Fault:
     raw: bool = False  # answer ``status`` with ``body`` as it is, whatever was asked
     drip: float = 0.0  # seconds between bytes of the answer
     drip_headers: bool = True  # the status line and headers trickle too, not just the body
+    tamper: Callable[[dict[str, Any]], Any] | None = None  # changes the true answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,6 +466,16 @@ class PineconeEmulator:
         with self._lock:
             self._faults.append(_Fault(times, path, status, body=body, raw=True))
 
+    def tamper_next(
+        self, change: Callable[[dict[str, Any]], Any], times: int = 1, path: str | None = None
+    ) -> None:
+        """Answer the next ``times`` requests (to ``path`` only) with HTTP 200 and what
+        ``change`` makes of the true answer (a copy): a well-formed answer that breaks the
+        protocol, such as a fetched record whose id differs from its key, an id never asked
+        for, vectors of another dimension or an answer for another namespace."""
+        with self._lock:
+            self._faults.append(_Fault(times, path, tamper=change))
+
     def drip_next(
         self, interval: float, times: int = 1, path: str | None = None, *, headers: bool = True
     ) -> None:
@@ -501,6 +512,8 @@ class PineconeEmulator:
             else:
                 with self._lock:
                     status, payload = 200, self._route(method, split.path, body, query)
+                if fault is not None and fault.tamper is not None:
+                    payload = fault.tamper(json.loads(json.dumps(payload)))
         except _Reject as reject:
             status, payload = reject.status, reject.payload()
             if reject.retry_after is not None:

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 
 from citecheck.language.lexicon import ENTITY_KINDS, entity_kind
+from citecheck.language.text import LETTERS
 
 __all__ = [
     "CHANGES",
@@ -137,13 +138,12 @@ _OPPOSITE_WORDS = {
     "strengthened": "weakened", "accelerated": "decelerated",
 }  # fmt: skip
 _OPPOSITES = {**_OPPOSITE_WORDS, **{b: a for a, b in _OPPOSITE_WORDS.items()}}
-_WORDS = re.compile(r"[^\W\d_]+")
 
 
 def changed_direction(claim: str, rng: random.Random) -> str | None:
     """``claim`` with one word of direction turned round ("decreased" for "increased",
     "fell" for "rose", "slower" for "faster"), or ``None`` when it has none."""
-    found = [m for m in _WORDS.finditer(claim) if m.group().lower() in _OPPOSITES]
+    found = [m for m in LETTERS.finditer(claim) if m.group().lower() in _OPPOSITES]
     if not found:
         return None
     match = rng.choice(found)
@@ -156,11 +156,11 @@ def changed_direction(claim: str, rng: random.Random) -> str | None:
 def changed_entity(claim: str, rng: random.Random) -> str | None:
     """``claim`` with a nationality, country, language, month or weekday replaced by another
     of its kind ("Irish" for "American"), or ``None`` when it names none."""
-    found = [(m, kind) for m in _WORDS.finditer(claim) if (kind := entity_kind(m.group().lower()))]
+    found = [(m, kind) for m in LETTERS.finditer(claim) if (kind := entity_kind(m.group().lower()))]
     if not found:
         return None
     match, kind = rng.choice(found)
-    said = {w.lower() for w in _WORDS.findall(claim)}
+    said = {w.lower() for w in LETTERS.findall(claim)}
     others = sorted(ENTITY_KINDS[kind] - said)
     other = rng.choice(others)
     written = other.capitalize() if match.group()[0].isupper() else other

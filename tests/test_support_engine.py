@@ -1,0 +1,149 @@
+"""The one claim-support engine: one grade per passage (``SupportAssessor.grade``), one reading
+of the trained judge (``Look``), and names the passage swaps, at every door."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import citecheck
+from citecheck import Document, PaperLibrary, Status
+from citecheck.judging.guard import unnamed
+from citecheck.judging.support import Grade, Graded, Look, SupportAssessor
+from citecheck.testing import HashingEmbedder
+
+_ORDER = {Grade.SUPPORTED: 2, Grade.PARTIAL: 1, Grade.UNSUPPORTED: 0}
+
+
+@pytest.mark.parametrize(
+    ("look", "outcome"),
+    [
+        (Look(0.9, 0.01, 0.25), "confirms"),
+        (Look(0.25, 0.9, 0.25), "confirms"),  # at the bound: support stands
+        (Look(0.1, 0.2, 0.25), "doubts"),
+        (Look(0.1, 0.5, 0.25), "refutes"),
+        (Look(unread="the claim is not English"), "unread"),
+    ],
+)
+def test_one_rule_reads_the_judge(look: Look, outcome: str) -> None:
+    assert look.outcome == outcome
+
+
+@given(
+    probability=st.floats(0, 1),
+    supported=st.floats(0.3, 0.9),
+    conflicts=st.lists(st.sampled_from(["the claim says 'rose' where the source says 'fell'"])),
+    gaps=st.lists(st.sampled_from(["the claim names 'GPT-4', which the passage does not"])),
+    look=st.none() | st.builds(Look, st.floats(0, 1), st.floats(0, 1), st.floats(0, 1)),
+)
+def test_nothing_raises_a_grade(
+    probability: float,
+    supported: float,
+    conflicts: list[str],
+    gaps: list[str],
+    look: Look | None,
+) -> None:
+    """The guard and the judge can only lower what the signals read; a change or a gap is
+    never supported, a contradiction the judge reads is unsupported."""
+    document = Document("d", "A passage.")
+    evidence = document.evidence(0, 10, 0.0, "test")
+    bare = Graded(evidence, probability, (supported, supported / 2), "")
+    graded = Graded(
+        evidence, probability, (supported, supported / 2), "", tuple(conflicts), tuple(gaps),
+        look=look,
+    )  # fmt: skip
+    assert _ORDER[graded.grade] <= _ORDER[bare.grade]
+    if conflicts or gaps:
+        assert graded.grade is not Grade.SUPPORTED
+    if look is not None and look.outcome == "refutes":
+        assert graded.grade is Grade.UNSUPPORTED
+
+
+def test_the_grade_names_a_change_in_the_sentence_beside_the_passage() -> None:
+    text = (
+        "Staff in the survey said the new scheduling tool cut overtime across all teams. "
+        "The new scheduling tool did not cut overtime across all teams, the payroll shows."
+    )
+    document = Document("d", text)
+    engine = SupportAssessor(HashingEmbedder(), None)
+    passage = document.evidence(0, text.index(" The new"), 0.0, "test", {"cosine": 0.95})
+    graded = engine.grade(
+        "The new scheduling tool cut overtime across teams.", document, passage, None
+    )
+    assert graded.grade is not Grade.SUPPORTED
+    assert any("in the passage beside it" in change for change in graded.conflicts), (
+        graded.conflicts
+    )
+
+
+PAGE = (
+    "PubLayNet was built from medical articles in PubMed Central. "
+    "DocLayNet contains 80863 pages from six document categories."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verified"),
+    [
+        ("DocLayNet contains 80863 pages from six document categories.", True),
+        ("PubLayNet contains 80863 pages from six document categories.", False),
+        ("The GPT-4 corpus contains 80863 pages from six document categories.", False),
+    ],
+)
+def test_a_name_the_passage_swaps_is_never_verified(
+    tmp_path: Path, claim: str, verified: bool
+) -> None:
+    """A claim that gives another of the document's names than its passage ("PubLayNet" for
+    "DocLayNet", though the sentence before names PubLayNet) is not verified at any door."""
+    paged = f"[PAGE:1]\n{PAGE}\n"
+    paper = tmp_path / "paper.md"
+    paper.write_text(paged, encoding="utf-8")
+    library = PaperLibrary(tmp_path / "lib", embedder=HashingEmbedder(), judge=None)
+    library.add(paper, key="paper")
+    results = {
+        "Verifier": citecheck.Verifier(embedder=HashingEmbedder(), judge=None)
+        .verify(f"{claim} [[paper:p. 1]]", {"paper": paged})
+        .results[0],
+        "records": citecheck.verify_records(
+            [{"id": "r", "source_text": PAGE, "citations": [{"citation": claim}]}],
+            embedder=HashingEmbedder(),
+        ).results[0],
+        "papers": library.validate("paper", claim, 1),
+    }
+    for door, result in results.items():
+        assert (result.status is Status.VERIFIED) is verified, (door, result.reason)
+
+
+def test_a_swapped_name_is_a_change_and_a_missing_one_a_gap() -> None:
+    document = PAGE
+    passage = "DocLayNet contains 80863 pages from six document categories."
+    swapped = unnamed("PubLayNet contains 80863 pages.", passage, document, document)
+    assert swapped == ["the claim names 'PubLayNet' where the passage names 'DocLayNet'"]
+    assert unnamed("It has 80863 pages.", passage, document, document) == []
+    missing = unnamed("The H5N1 set contains 80863 pages.", "It contains 80863 pages.", document)
+    assert missing == ["the claim names 'H5N1', which the passage does not"]
+    # a name the text near the passage gives (a pronoun's antecedent) is no gap
+    assert unnamed("PubLayNet holds articles.", "It holds articles.", document, document) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage"),
+    [
+        ("Deaths from COVID19 rose.", "Deaths from COVID-19 rose."),  # spelling
+        ("SARS-CoV-2-associated injury was common.", "SARS-CoV-2 injury was common."),
+        ("Deaths from COVD-19 rose.", "Deaths from COVID-19 rose."),  # a typo
+        ("It flew on December 15th, 2006.", "It flew on December 15, 2006."),  # an ordinal
+    ],
+)
+def test_names_written_otherwise_are_no_change(claim: str, passage: str) -> None:
+    assert unnamed(claim, passage, passage, passage) == []
+
+
+def test_a_list_of_names_is_not_read_as_swapped() -> None:
+    passage = "TH1-type and TH17-type cytokines rose."
+    found = unnamed("IL-1, IL-2 and IL-6 rose.", passage, passage, passage)
+    assert found
+    assert not any("where the passage names" in change for change in found)
