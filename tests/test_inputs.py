@@ -231,6 +231,7 @@ def test_one_bad_row_is_that_rows_problem(
 def test_quotes_command_checks_the_other_rows_of_a_file_with_a_bad_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    pytest.importorskip("bm25s")  # the quotes command's search
     (tmp_path / "talk.txt").write_text("We will build the bridge before winter.\n")
     (tmp_path / "q.jsonl").write_text('{"quote": "build the bridge"}\n{"text": "winter"}\n')
     out = tmp_path / "rows.json"
