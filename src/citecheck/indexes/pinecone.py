@@ -402,6 +402,8 @@ class PineconeIndex:
             response = self._call("fetch", self._client.fetch, ids=chunk, **self._where())
             self._check_namespace("fetch", getattr(response, "namespace", None))
             asked = set(chunk)
+            if response.vectors and self.dimension is None:
+                self.dimension = self._index_dimension()  # once: records are held to it
             for stored_id, vector in response.vectors.items():
                 rid = originals[self._checked_record(stored_id, vector, asked)]
                 found[rid] = Record(rid, list(vector.values), _read_metadata(vector.metadata))
@@ -421,8 +423,6 @@ class PineconeIndex:
         values = getattr(vector, "values", None)
         if values is None:
             raise self._off_protocol("fetch", f"the record {key[:80]!r} has no values")
-        if self.dimension is None:
-            self.dimension = self._index_dimension()
         if self.dimension is not None and len(values) != self.dimension:
             raise self._off_protocol(
                 "fetch",

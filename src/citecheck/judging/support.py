@@ -258,7 +258,7 @@ class Graded:
             detail += f", but {'; '.join(changes)}"
         if self.look is None:
             return detail
-        if self.look.outcome in ("confirms",):
+        if self.look.outcome == "confirms":
             return f"{detail}; {self.look.said()}"
         if self.look.outcome == "unread":
             return f"{detail} ({self.look.said()})"
