@@ -330,6 +330,65 @@ def test_a_line_cut_short_by_a_crash_is_dropped_on_resume(
     assert out.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
 
 
+class FullDisk:
+    """A checkpoint stream on a disk that fills up after ``room`` lines: the next line is cut
+    short and the write fails as a full disk's does."""
+
+    def __init__(self, stream: Any, room: int) -> None:
+        self.stream, self.room = stream, room
+
+    def write(self, text: str) -> int:
+        if self.room == 0:
+            self.stream.write(text[:20])
+            self.stream.flush()
+            raise OSError(28, "No space left on device")
+        self.room -= 1
+        return int(self.stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+@pytest.mark.usefixtures("offline")
+def test_a_full_disk_while_checkpointing_names_the_checkpoint_and_keeps_what_it_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from citecheck.errors import WriteError
+    from citecheck.records.files import Checkpoint
+
+    data = write(tmp_path / "in.json", batch(6))
+    whole, out = tmp_path / "whole.json", tmp_path / "out.json"
+    assert run(str(data), "-o", str(whole)) == UNTRUE_IN_EVERY_BATCH
+    real = Checkpoint.begin
+
+    def on_a_small_disk(self: Checkpoint) -> None:
+        real(self)
+        self._stream = FullDisk(self._stream, room=4)  # type: ignore[assignment]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Checkpoint, "begin", on_a_small_disk)
+        assert run(str(data), "-o", str(out)) == 2
+    err = capsys.readouterr().err
+    checkpoint = tmp_path / "out.json.partial.jsonl"
+    assert f"cannot write {checkpoint}: No space left on device" in err
+    assert f"4 of 6 records are kept in {checkpoint}" in err
+    assert "--resume" in err
+    assert "Traceback" not in err
+    assert not out.exists()
+    assert run(str(data), "-o", str(out), "--resume") == UNTRUE_IN_EVERY_BATCH
+    assert "4 of 6 records done" in capsys.readouterr().err, "the line cut short is dropped"
+    assert out.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+    # the same at the door's own level: a WriteError, an OSError naming the file
+    kept = Checkpoint(tmp_path / "c.jsonl", [1, 2], {})
+    kept.begin()
+    kept._stream = FullDisk(kept._stream, room=0)  # type: ignore[assignment]
+    with pytest.raises(WriteError, match=r"c\.jsonl") as raised:
+        kept.append({}, [])
+    assert isinstance(raised.value, OSError)
+    assert raised.value.errno == 28
+    assert kept.done == 0
+
+
 def checkpoint_of(data: Path, out: Path, tmp_path: Path) -> str:
     """The checkpoint of a complete run over ``data``: interrupted just before it is removed."""
     from citecheck.records.files import Checkpoint

@@ -647,7 +647,7 @@ def _records(args: argparse.Namespace) -> int:
         checkpoint.remove()
     except KeyboardInterrupt:
         if checkpoint is not None:
-            checkpoint.close()
+            checkpoint.abandon()
         if checkpoint is None or checkpoint.done == 0:
             print("citecheck: interrupted", file=sys.stderr)
         else:
@@ -659,8 +659,14 @@ def _records(args: argparse.Namespace) -> int:
         return _INTERRUPTED
     except (CitecheckError, OSError, UnicodeError) as exc:
         if checkpoint is not None:
-            checkpoint.close()
+            checkpoint.abandon()
         print(f"citecheck: error: {exc}", file=sys.stderr)
+        if checkpoint is not None and checkpoint.done:
+            print(
+                f"citecheck: {checkpoint.done} of {len(checkpoint.records)} records are kept in "
+                f"{checkpoint.path}: run the same command with --resume to go on",
+                file=sys.stderr,
+            )
         return 2
     print(summary)
     return status

@@ -11,6 +11,7 @@ The output itself is never half-written: a reader sees the old file or the new o
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from citecheck._atomic import write_text_atomic
-from citecheck.errors import InputError
+from citecheck.errors import InputError, WriteError
 from citecheck.language.text import json_escaped
 from citecheck.model import Result
 
@@ -156,7 +157,10 @@ class Checkpoint:
                 "options": self.options,
             }
             write_text_atomic(self.path, _dumps(header) + "\n")
-        self._stream = self.path.open("a", encoding="utf-8", newline="\n")
+        try:
+            self._stream = self.path.open("a", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise WriteError(self.path, exc) from exc
 
     def append(self, result: Mapping[str, Any], results: Sequence[Result]) -> None:
         """Add the next record, written back, and its results, flushed at once (a killed
@@ -169,21 +173,39 @@ class Checkpoint:
             "result": result,
             "results": [r.to_dict() for r in results],
         }
-        self._stream.write(_dumps(entry) + "\n")
-        self._stream.flush()
+        try:
+            self._stream.write(_dumps(entry) + "\n")
+            self._stream.flush()
+        except OSError as exc:  # a full disk: the records before this one are kept whole
+            self.abandon()
+            raise WriteError(self.path, exc) from exc
         self.done += 1
 
     def sync(self) -> None:
-        """Force what was appended onto the disk (a power cut keeps it too)."""
+        """Force what was appended onto the disk (a power cut keeps it too); a
+        :class:`WriteError` naming the checkpoint when the disk refuses."""
         if self._stream is not None:
-            self._stream.flush()
-            os.fsync(self._stream.fileno())
+            try:
+                self._stream.flush()
+                os.fsync(self._stream.fileno())
+            except OSError as exc:
+                self.abandon()
+                raise WriteError(self.path, exc) from exc
 
     def close(self) -> None:
         if self._stream is not None:
             self.sync()
             self._stream.close()
             self._stream = None
+
+    def abandon(self) -> None:
+        """Close the checkpoint after a failure without raising: what reached the disk stays
+        (a line cut short by a full disk is dropped on ``--resume``)."""
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            # the unwritten tail of a full disk: nothing more can be kept
+            with contextlib.suppress(OSError):
+                stream.close()
 
     def results(self) -> Iterator[dict[str, Any]]:
         """The records it holds, written back, in order."""
