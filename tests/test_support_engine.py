@@ -79,6 +79,61 @@ def test_the_grade_names_a_change_in_the_sentence_beside_the_passage() -> None:
     )
 
 
+OVERTIME = (
+    "Staff in the survey said the new scheduling tool cut overtime across all teams. "
+    "The new scheduling tool did not cut overtime across all teams, the payroll shows. "
+    "Payroll records cover the whole year."
+)
+DENIAL = "The new scheduling tool did not cut overtime across all teams, the payroll shows."
+
+
+@pytest.mark.parametrize(
+    ("claim", "status"),
+    [
+        # a paraphrase: the guard reads the denial beside its passage
+        (
+            "The new scheduling tool reduced overtime for teams, staff said in the survey.",
+            "partial",
+        ),
+        # words one sentence says: true as written there, the denial beside it listed
+        ("Staff said the scheduling tool cut overtime in all of the teams.", "verified"),
+    ],
+)
+def test_every_door_lists_the_passage_that_qualifies_a_claim(
+    tmp_path: Path, claim: str, status: str
+) -> None:
+    """One judgement at every door: the same status, and ``details["qualifying"]`` names the
+    sentence that denies the claim, with its source, offsets, page and why."""
+    paged = f"[PAGE:1]\n{OVERTIME}\n"
+    paper = tmp_path / "paper.md"
+    paper.write_text(paged, encoding="utf-8")
+    library = PaperLibrary(tmp_path / "lib", embedder=HashingEmbedder(), judge=None)
+    library.add(paper, key="paper")
+    results = {
+        "Verifier": (
+            citecheck.Verifier(embedder=HashingEmbedder(), judge=None)
+            .verify(f"{claim} [[paper:p. 1]]", {"paper": paged})
+            .results[0],
+            paged,
+        ),
+        "records": (
+            citecheck.verify_records(
+                [{"id": "r", "source_text": OVERTIME, "citations": [{"citation": claim}]}],
+                embedder=HashingEmbedder(),
+            ).results[0],
+            OVERTIME,
+        ),
+        "papers": (library.validate("paper", claim, 1), paged),
+    }
+    for door, (result, text) in results.items():
+        assert result.status == status, (door, result.reason)
+        [qualifying] = result.details["qualifying"]
+        assert qualifying["text"] == DENIAL, door
+        assert text[qualifying["start"] : qualifying["end"]] == DENIAL, door
+        assert "negation 'not'" in qualifying["why"], door
+        assert qualifying["page"] == (None if door == "records" else 1), door
+
+
 PAGE = (
     "PubLayNet was built from medical articles in PubMed Central. "
     "DocLayNet contains 80863 pages from six document categories."

@@ -408,20 +408,37 @@ _LOOK_ALIKE_RUNS = tuple(
 
 _CYRILLIC_LOOK_ALIKES = str.maketrans(
     {"а": "a", "е": "e", "ё": "e", "о": "o", "р": "p", "с": "c", "х": "x", "у": "y", "к": "k",
-     "і": "i", "ј": "j", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w"}
+     "і": "i", "ј": "j", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w",
+     "в": "b", "м": "m", "т": "t", "н": "h", "и": "h", "щ": "ш", "ъ": "ь",
+     "3": "з", "6": "б", "4": "ч"}
 )  # fmt: skip
 """Cyrillic letters that look like Latin ones, which OCR (and a typist's keyboard) put in
-each other's place: "Pоссия" with a Latin P and "Россия" fold alike."""
+each other's place: "Pоссия" with a Latin P and "Россия" fold alike, and so do the capitals
+В, М, Т, Н and B, M, T, H (words are compared case-folded). Cyrillic letters OCR reads as each
+other (и/н, щ/ш, ъ/ь) and digits it reads for letters inside a Cyrillic word (3/з, 6/б, 4/ч;
+0/о as in Latin) fold alike too. Only these: folding п/н or л/п as well would make real words
+slips of each other ("пора" and "нора", "для" and "дня")."""
+_CYRILLIC_RUNS = (re.compile(r"[іi1l][оo0]"), "ю"), (re.compile(r"[ьъ][іi1l]"), "ы")
+"""Two characters OCR reads for one Cyrillic letter: "іо" for "ю", "ьі" for "ы" (in that
+order: "компьіотер" is "компьютер")."""
 
 
 def fold_letters(word: str) -> str:
     """``word`` with its accents dropped and each letter that OCR confuses with another
     folded to one form: "c1ass" and "class" fold alike, and so do a Cyrillic word and the same
-    word with Latin look-alikes in it ("сила" and "cила")."""
+    word with Latin look-alikes in it ("сила" and "cила"), or with digits OCR read for its
+    letters ("уче6ных" and "учебных")."""
     if word.isascii():
         return word.translate(_LOOK_ALIKE_LETTERS)
     bare = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-    return bare.translate(_CYRILLIC_LOOK_ALIKES).translate(_LOOK_ALIKE_LETTERS)
+    if _CYRILLIC.search(bare):
+        for run, letter in _CYRILLIC_RUNS:
+            bare = run.sub(letter, bare)
+        return bare.translate(_CYRILLIC_LOOK_ALIKES).translate(_LOOK_ALIKE_LETTERS)
+    return bare.translate(_LOOK_ALIKE_LETTERS)
+
+
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
 _FOLDED_STOP_WORDS = frozenset(fold_letters(word) for word in STOP_WORDS)
@@ -686,6 +703,7 @@ def elided_negations(elided: str) -> list[str]:
     """
     pieces = re.split(r"(?<=[.!?])\s+", elided.strip())
     near = pieces[0] if len(pieces) == 1 else f"{pieces[0]} {pieces[-1]}"
+    near = near.replace("\u2116", "#")  # the numero sign, which Unicode folds to "No"
     return [
         f"the ellipsis leaves out {word!r}" for word in sorted(negation_counts(normalize(near)))
     ]

@@ -91,6 +91,7 @@ __all__ = [
     "Grade",
     "Graded",
     "Look",
+    "Qualifier",
     "SupportAssessor",
     "carried_at",
     "conflicts_at",
@@ -135,6 +136,34 @@ class Assessment:
     carried: bool = False
     """Whether one sentence of the place carries the claim's words (:func:`carried_at`): the
     verdict then rests on that sentence alone, the first evidence."""
+    qualifying: tuple[Qualifier, ...] = ()
+    """The passages beside the one the verdict rests on that qualify or contradict the claim,
+    each with what the meaning guard read there."""
+
+
+@dataclass(frozen=True, slots=True)
+class Qualifier:
+    """A passage that qualifies or contradicts a claim, beside (or apart from) the passage its
+    verdict rests on, with the changes of meaning the guard read in it (or why it qualifies
+    the claim). Every door lists these the same way: ``details["qualifying"]``, each as
+    :meth:`to_dict`."""
+
+    evidence: Evidence
+    why: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The passage as a result's ``details["qualifying"]`` lists it: where it stands (the
+        source, its character offsets, page and section), its text and why it qualifies."""
+        found = self.evidence
+        return {
+            "source_id": found.source_id,
+            "start": found.start,
+            "end": found.end,
+            "page": found.page,
+            "section": found.section,
+            "text": found.text,
+            "why": "; ".join(self.why) or "it qualifies the claim",
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +245,8 @@ class Graded:
     signals: SupportSignals | None = None
     look: Look | None = None
     carried: bool = False
+    qualifying: tuple[Qualifier, ...] = ()
+    """The sentences beside the passage that negate, reverse or bound the claim."""
 
     @property
     def would_support(self) -> bool:
@@ -276,6 +307,7 @@ class Graded:
             conflicts=(*self.conflicts, *self.gaps),
             contradicted=None if self.look is None or self.look.unread else self.look.contradicted,
             carried=self.carried,
+            qualifying=self.qualifying,
         )
 
 
@@ -480,8 +512,8 @@ class SupportAssessor:
         asked here: see :meth:`looked`."""
         region = around or within
         graded = self._signals(claim, passage, document, region)
-        conflicts, gaps = _changes(claim, document, passage, region)
-        return replace(graded, conflicts=conflicts, gaps=gaps)
+        conflicts, gaps, qualifying = _changes(claim, document, passage, region)
+        return replace(graded, conflicts=conflicts, gaps=gaps, qualifying=qualifying)
 
     def looked(
         self, claim: str, document: Document, graded: Sequence[tuple[Graded, Span | None]]
@@ -562,9 +594,22 @@ class SupportAssessor:
         evidence = (carrier, *(e for e in found if e.span != carrier.span))
         conflicts = claim_conflicts(claim, carrier.text, carrier.text)
         where = f"its words stand in the sentence {verdict.where_found(carrier)}"
+        # the sentences beside it that negate, reverse or bound it are listed, not held
+        # against it: a claim its page says word for word is true as written there
+        beside = _beside(claim, document, carrier.span, within)
+        qualifying = tuple(
+            Qualifier(sentence, tuple(changes))
+            for sentence, changes in neighbour_conflicts(claim, document, carrier.span, beside)
+        )
         if not conflicts:
             return Assessment(
-                Grade.SUPPORTED, first.score, evidence, where, first.signals, carried=True
+                Grade.SUPPORTED,
+                first.score,
+                evidence,
+                where,
+                first.signals,
+                carried=True,
+                qualifying=qualifying,
             )
         grade = Grade.PARTIAL if first.grade is Grade.SUPPORTED else first.grade
         if grade is Grade.UNSUPPORTED:
@@ -577,6 +622,7 @@ class SupportAssessor:
             first.signals,
             conflicts=tuple(conflicts),
             carried=True,
+            qualifying=qualifying,
         )
 
     def _by_signals(
@@ -773,9 +819,10 @@ def neighbour_conflicts(
         return []
     language = claim_language(claim)
     found = []
-    for start, end, held in _sentence_index(document.text, language):
-        if end <= region.start or start >= region.end:
-            continue
+    index = _sentence_index(document.text, language)
+    starts, ends = _sentence_bounds(document.text, language)
+    for number in range(bisect_right(ends, region.start), bisect_left(starts, region.end)):
+        start, end, held = index[number]
         if passage.start <= start and end <= passage.end:
             continue  # the passage itself: its own guard reads it
         if len(stems & held.present) < NEIGHBOUR_SUBJECT * len(stems):
@@ -856,33 +903,67 @@ def _guarded(
     """``assessment`` with the meaning guard applied (:func:`_changes`): a claim that changes a
     number, a negation or a quantifier of its best passage, or that a sentence beside it
     negates, is at most partly supported, and the detail says why."""
-    conflicts, gaps = _changes(claim, document, assessment.evidence[0], within)
+    conflicts, gaps, qualifying = _changes(claim, document, assessment.evidence[0], within)
     found = (*conflicts, *gaps)
     if not found:
         return assessment
     grade = Grade.PARTIAL if assessment.grade is Grade.SUPPORTED else assessment.grade
     detail = f"{assessment.detail}, but {'; '.join(found)}"
-    return replace(assessment, grade=grade, detail=detail, conflicts=found)
+    return replace(assessment, grade=grade, detail=detail, conflicts=found, qualifying=qualifying)
 
 
 def _changes(
     claim: str, document: Document, passage: Evidence, region: Span | None
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Qualifier, ...]]:
     """What the meaning guard finds between ``claim`` and ``passage``: the changes of meaning
     (read in the passage with the text near it inside ``region``, and in the sentences beside
-    it that speak of the claim's subject) and the gaps (a number or a word the source lacks,
-    a name the passage does not give)."""
+    it that speak of the claim's subject), the gaps (a number or a word the source lacks, a
+    name the passage does not give) and the sentences beside it that qualify the claim."""
     found = conflicts_at(claim, passage, document, region)
+    own = claim_conflicts(claim, passage.text, passage.text) if found else []
+    around = [c for c in found if c not in own and not c.endswith(ABSENT)]
+    qualifying = {
+        q.evidence.span: q for q in _read_around(claim, document, passage, region, around)
+    }
     beside = _beside(claim, document, passage.span, region)
     for sentence, changes in neighbour_conflicts(claim, document, passage.span, beside):
-        found.extend(
-            f"{change} (in the passage beside it: {_short(sentence.text)})" for change in changes
-        )
+        qualifying.setdefault(sentence.span, Qualifier(sentence, tuple(changes)))
+    for qualifier in qualifying.values():  # each change read beside the passage, said where
+        for change in qualifier.why:
+            if change in own:
+                continue  # the passage itself says it: its own words are the reason
+            located = f"{change} (in the passage beside it: {_short(qualifier.evidence.text)})"
+            if change in found:
+                found[found.index(change)] = located
+            elif located not in found:
+                found.append(located)
     near = neighbourhood(passage.span, len(document.text), region)
     found.extend(unnamed(claim, passage.text, document.text, document.text[near.start : near.end]))
     gaps = tuple(c for c in found if c.endswith((*ABSENT, UNNAMED)))
     conflicts = tuple(c for c in found if c not in gaps)
-    return conflicts, gaps
+    return conflicts, gaps, tuple(qualifying.values())
+
+
+def _read_around(
+    claim: str, document: Document, passage: Evidence, region: Span | None, around: list[str]
+) -> list[Qualifier]:
+    """The sentences near ``passage`` (inside ``region``) that hold the changes ``around``
+    the guard read with the text around the passage and not in the passage itself: the
+    passages the verdict's change stands in, listed so that a reader can see them."""
+    if not around:
+        return []
+    near = neighbourhood(passage.span, len(document.text), region)
+    starts, ends = _sentence_bounds(document.text, claim_language(claim))
+    listed = []
+    for index in range(bisect_right(ends, near.start), bisect_left(starts, near.end)):
+        start, end = max(starts[index], near.start), min(ends[index], near.end)
+        if passage.start <= start and end <= passage.end:
+            continue  # the passage itself
+        text = document.text[start:end]
+        changes = tuple(c for c in claim_conflicts(claim, text, text) if c in around)
+        if changes:
+            listed.append(Qualifier(document.evidence(start, end, 0.0, "neighbour"), changes))
+    return listed
 
 
 def _beside(claim: str, document: Document, passage: Span, region: Span | None) -> Span:

@@ -1,4 +1,5 @@
-"""Quotes with an ellipsis (``...``, ``…``, ``[...]``) are matched as ordered fragments.
+"""Quotes with an ellipsis (``...``, ``…``, ``……``, ``[...]``, ``。。。``) are matched as
+ordered fragments.
 
 Each fragment must be found after the previous one, within ``max_gap`` characters of it; the
 evidence runs from the first fragment's start to the last one's end. What the ellipsis left out
@@ -19,8 +20,11 @@ from citecheck.model import Evidence, Span
 __all__ = ["FragmentMatch", "fragment_differences", "match_fragments", "split_fragments"]
 
 _ELLIPSIS = re.compile(
-    r"(?<!\s)\s*+(?:\[\s*(?:\.\s*){3}\]|\[\s*\u2026\s*\]|\.\s?\.\s?\.|\u2026)\s*"
+    r"(?<!\s)\s*+(?:\[\s*(?:\.\s*){3}\]|\[\s*\u2026\s*\]|\.\s?\.\s?\.|[\u2026\u22ef]++"
+    r"|(?:\u3002\s?){2}\u3002|(?:\uff0e\s?){2}\uff0e)\s*"
 )
+"""An ellipsis: "...", "…" (Chinese writes two, "……", or the midline "⋯⋯"), "[...]",
+"[…]", and three ideographic or full-width full stops ("。。。", "．．．")."""
 _MAX_FIRST_CANDIDATES = 20
 
 Finder = Callable[[str, Document, Span], Sequence[Evidence]]
@@ -60,6 +64,7 @@ def match_fragments(
     """Find ``fragments`` in order inside ``within``; ``find`` is the matcher cascade.
     ``quoted`` texts must keep the source's words (see :func:`meaning_differences`)."""
     best_found = 0
+    complete: list[tuple[Evidence, list[Evidence]]] = []
     for first in list(find(fragments[0], document, within))[:_MAX_FIRST_CANDIDATES]:
         chain = [first]
         for fragment in fragments[1:]:
@@ -74,18 +79,34 @@ def match_fragments(
             chain.append(hits[0])
         best_found = max(best_found, len(chain))
         if len(chain) == len(fragments):
-            return FragmentMatch(
-                len(fragments),
-                len(chain),
-                _join(chain, document),
-                fragment_differences(
-                    fragments,
-                    [(e.start, e.end, e.method == "exact") for e in chain],
-                    document,
-                    quoted,
-                ),
-            )
-    return FragmentMatch(len(fragments), best_found, None)
+            complete.append((_join(chain, document), chain))
+            if _tight(chain):
+                break  # every fragment verbatim, each right after the one before: none better
+    if not complete:
+        return FragmentMatch(len(fragments), best_found, None)
+    # the best-matching chain, then the shortest: a fragment that also stands (or nearly)
+    # earlier in the text is the one just before the next fragment
+    joined, chain = max(complete, key=lambda c: (c[0].score, c[0].start - c[0].end))
+    return FragmentMatch(
+        len(fragments),
+        len(chain),
+        joined,
+        fragment_differences(
+            fragments, [(e.start, e.end, e.method == "exact") for e in chain], document, quoted
+        ),
+    )
+
+
+_TIGHT_GAP = 40
+"""Characters between fragments under which a chain of verbatim fragments is taken at once."""
+
+
+def _tight(chain: Sequence[Evidence]) -> bool:
+    """Every fragment found verbatim, each within :data:`_TIGHT_GAP` characters of the one
+    before: no other chain can be better."""
+    return all(e.method == "exact" for e in chain) and all(
+        after.start - before.end <= _TIGHT_GAP for before, after in pairwise(chain)
+    )
 
 
 def _join(chain: list[Evidence], document: Document) -> Evidence:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from citecheck.errors import CitecheckError, InputError
 from citecheck.judging import verdict
 from citecheck.judging.guard import claim_conflicts
-from citecheck.judging.support import Grade, Graded, Look, carried_at
+from citecheck.judging.support import Grade, Graded, Look, Qualifier, carried_at, conflicts_at
 from citecheck.judging.support_model import FITTED_SUPPORT_MODEL, support_signals
 from citecheck.language.text import WORD
 from citecheck.locations import Location
@@ -344,15 +344,10 @@ def _verdict(
             best.hit.page_start,
             best.hit.text,
         )
-    used = {id(j) for j in chosen}
-    qualifying = [
-        j
-        for j in judged
-        if id(j) not in used and j.related and (j.conflicts or _CONTRAST.search(j.hit.text))
-    ]
     details: dict[str, Any] = {"support": support}
+    qualifying = _qualifying(claim, chosen, judged, document)
     if qualifying:
-        details["qualifying"] = [_passage(j, document) for j in qualifying[:3]]
+        details["qualifying"] = [q.to_dict() for q in qualifying]
     if correction is not None:
         if reviser is not None:
             revision = reviser(claim, correction, key)
@@ -567,16 +562,26 @@ def _evidence(judged: _Judged, document: Document) -> Evidence:
     return document.evidence(hit.start, hit.end, round(judged.probability, 4), "paper", scores)
 
 
-def _passage(judged: _Judged, document: Document) -> dict[str, Any]:
-    hit = judged.hit
-    return {
-        "text": hit.text,
-        "start": hit.start,
-        "end": hit.end,
-        "page": hit.page_start,
-        "section": hit.section,
-        "why": "; ".join(judged.conflicts) or "it qualifies the claim",
-    }
+def _qualifying(
+    claim: str, chosen: Sequence[_Judged], judged: Sequence[_Judged], document: Document
+) -> list[Qualifier]:
+    """The passages that qualify or contradict the claim, as the engine lists them: the
+    sentences beside the passages the verdict rests on that the guard finds changed against
+    it, then the other related passages the search found that the guard finds changed or that
+    contrast ("however", "only", "not")."""
+    found = [q for j in chosen for q in j.graded.qualifying]
+    spans = [j.graded.evidence.span for j in chosen]
+    for other in judged:
+        passage = other.graded.evidence
+        if not other.related or any(passage.span.overlaps(span) for span in spans):
+            continue
+        own = tuple(conflicts_at(claim, passage, document, passage.span))  # its own words
+        if own or _CONTRAST.search(passage.text):
+            found.append(Qualifier(_evidence(other, document), own))
+    unique: dict[Span, Qualifier] = {}
+    for qualifier in found:
+        unique.setdefault(qualifier.evidence.span, qualifier)
+    return list(unique.values())
 
 
 def _past_the_end(

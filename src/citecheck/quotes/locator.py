@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from citecheck._identity_cache import IdentityCache
@@ -276,9 +277,12 @@ class QuoteLocator:
     def _chain(
         self, targets: list[str], firsts: list[Passage], corpus: WindowSearch
     ) -> list[Passage]:
-        """The longest run of fragments found in order after one of the ``firsts``."""
+        """The longest run of fragments found in order after one of the ``firsts``; of the
+        complete ones, the one that matches best, then the shortest (a head that also stands,
+        or nearly, earlier in the document is the one just before the tail)."""
         threshold = self.config.match_threshold
         best: list[Passage] = []
+        complete: list[list[Passage]] = []
         for first in firsts:
             if first.similarity < threshold:
                 continue
@@ -291,8 +295,12 @@ class QuoteLocator:
             if len(chain) > len(best):
                 best = chain
             if len(chain) == len(targets):
-                break
-        return best
+                complete.append(chain)
+                if _tight(chain):
+                    break  # every fragment verbatim, right after the one before: none better
+        if not complete:
+            return best
+        return max(complete, key=lambda c: (_join(c).similarity, c[0].start - c[-1].end))
 
     def _following(self, target: str, previous: Passage, corpus: WindowSearch) -> Passage | None:
         """The next fragment of an elided quote: after ``previous``, and no further than
@@ -305,6 +313,13 @@ class QuoteLocator:
         if gap_limit is not None:
             limit = min(limit, previous.end + gap_limit + 2 * len(target))
         found = corpus.align(target, document, Span(previous.end, limit))
+        for _ in range(_EARLIER_LOOKS):  # the same words earlier: the nearest place is meant
+            if found is None or found.start - previous.end < len(target):
+                break
+            earlier = corpus.align(target, document, Span(previous.end, found.start))
+            if earlier is None or earlier.score < found.score:
+                break
+            found = earlier
         if found is None or (gap_limit is not None and found.start - previous.end > gap_limit):
             return None
         return replace(previous, start=found.start, end=found.end, similarity=found.score)
@@ -432,26 +447,60 @@ def _widened(quote: str, piece: Passage, threshold: float) -> Passage:
     reach = len(quote)
     start, end = piece.start, piece.end
     held = normalize(text[start:end])
-    tail, head = " ".join(words[-_EDGE_WORDS:]), " ".join(words[:_EDGE_WORDS])
-    if tail not in held:
+    # the edge's last (first) two words, else its last (first) word alone: the word left out
+    # may be the second or the one before the last ("Так наступать" for "Так нелепо наступать")
+    for size in range(_EDGE_WORDS, 0, -1):
+        tail = " ".join(words[-size:])
+        if tail in held if size > 1 else _word_at(held, tail, end=True):
+            break
         after = NormalizedText.of(text[end : end + reach])
         at = _word_find(after.text, tail)
         if at != -1:
             end += after.to_original(at, at + len(tail))[1]
-    if head not in held:
+            break
+    for size in range(_EDGE_WORDS, 0, -1):
+        head = " ".join(words[:size])
+        if head in held if size > 1 else _word_at(held, head, end=False):
+            break
         low = max(0, start - reach)
         before = NormalizedText.of(text[low:start])
         at = _word_find(before.text, head, last=True)
         if at != -1:
             start = low + before.to_original(at, at + len(head))[0]
+            break
     if (start, end) == (piece.start, piece.end):
         return piece
     from rapidfuzz import fuzz
 
-    similarity = fuzz.ratio(normalize(quote), normalize(text[start:end])) / 100
-    if similarity < piece.similarity - _WIDER or (similarity < threshold <= piece.similarity):
+    grown = normalize(text[start:end])
+    similarity = fuzz.ratio(normalize(quote), grown) / 100
+    if similarity < threshold <= piece.similarity:
+        return piece
+    if similarity < piece.similarity - _WIDER and not _one_left_out(words, grown):
         return piece  # the words outside belong to another sentence: keep the tighter span
     return replace(piece, start=start, end=end, similarity=similarity)
+
+
+def _word_at(held: str, word: str, *, end: bool) -> bool:
+    """Whether the normalised passage ``held`` begins (or, with ``end``, ends) with ``word``:
+    one word is too common to be looked for anywhere in it ("в", "и")."""
+    words = _QUOTE_WORD.findall(held)
+    return bool(words) and words[-1 if end else 0] == word
+
+
+def _one_left_out(words: list[str], passage: str) -> bool:
+    """Whether ``passage`` holds the quote's ``words`` in order with one or two words more
+    in one place: the quote left those out (in a short quote one word is much of its length,
+    so the similarity alone would keep the span that stops before it)."""
+    from rapidfuzz.distance import Levenshtein
+
+    steps = Levenshtein.opcodes(words, _QUOTE_WORD.findall(passage))
+    changed = [op for op in steps if op.tag != "equal"]
+    return (
+        len(changed) == 1
+        and changed[0].tag == "insert"
+        and changed[0].dest_end - changed[0].dest_start <= 2
+    )
 
 
 _QUOTE_WORD = re.compile(r"\w+")
@@ -500,6 +549,19 @@ _EDGE_MARKS = " \t\n.,;:!?()[]\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e\u202
 def _where(piece: Passage) -> str:
     """Where a passage stands, as every door says it."""
     return verdict.located(piece.document.evidence(piece.start, piece.end, 0.0, "", context=0))
+
+
+_EARLIER_LOOKS = 3
+"""How many times the next fragment of an elided quote is looked for again before the place
+found, where a repeated passage holds it twice."""
+_TIGHT_GAP = 40
+"""Characters between fragments under which a chain of verbatim fragments is taken at once."""
+
+
+def _tight(chain: list[Passage]) -> bool:
+    return all(p.similarity >= 1.0 for p in chain) and all(
+        after.start - before.end <= _TIGHT_GAP for before, after in pairwise(chain)
+    )
 
 
 def _join(chain: list[Passage]) -> Passage:

@@ -45,6 +45,7 @@ from citecheck.errors import CitecheckError, ConfigError, InputError
 from citecheck.judging import verdict
 from citecheck.judging.support import (
     Assessment,
+    Qualifier,
     SupportAssessor,
     second_opinions,
     word_coverage,
@@ -187,6 +188,9 @@ class Validation:
     evidence: Evidence | None
     reason: str
     source_offset: int = 0
+    qualifying: tuple[Qualifier, ...] = ()
+    """The passages beside the evidence that qualify or contradict the citation (the support
+    engine's :class:`~citecheck.judging.support.Qualifier`)."""
 
     @property
     def confidence_percent(self) -> float | None:
@@ -317,7 +321,9 @@ class SemanticValidator:
             if label not in _TRUE:
                 label = Label.LIKELY_TRUE
                 reason += f"; moved to {names[label]} by the lexical pass: {assessment.detail}"
-            return Validation(label, score, evidence, reason, _offset(evidence, documents))
+            return Validation(
+                label, score, evidence, reason, _offset(evidence, documents), assessment.qualifying
+            )
         if conflict and label in (Label.VERY_LIKELY_TRUE, Label.LIKELY_TRUE):
             label = Label.AMBIGUOUS
             reason += f"; moved to {names[label]} by the meaning guard: {conflict}"
@@ -330,7 +336,9 @@ class SemanticValidator:
                 reason += f"; moved to {names[label]} by the lexical pass: {why}"
         if self.judge is not None and label in _TRUE:
             label, reason = self._judged(citation, label, reason, evidence, documents)
-        return Validation(label, score, evidence, reason, _offset(evidence, documents))
+        return Validation(
+            label, score, evidence, reason, _offset(evidence, documents), assessment.qualifying
+        )
 
     def _judged(
         self,

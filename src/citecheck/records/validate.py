@@ -517,7 +517,7 @@ def _labelled(
     citation: Citation, outcome: Validation, names: Mapping[Label, str], where: Mapping[str, int]
 ) -> Result:
     """A labelled citation as a result: the label's status, confidence from the cosine."""
-    details = {
+    details: dict[str, Any] = {
         **where,
         "label": names[outcome.label],
         "confidence_score_percent": outcome.confidence_percent,
@@ -525,6 +525,8 @@ def _labelled(
     evidence = () if outcome.evidence is None else (outcome.evidence,)
     if evidence:
         details["source_offset"] = outcome.source_offset
+    if outcome.qualifying:
+        details["qualifying"] = [q.to_dict() for q in outcome.qualifying]
     return verdict.result(
         citation,
         outcome.label.status,

@@ -30,7 +30,7 @@ from citecheck.errors import (
 )
 from citecheck.judging import verdict
 from citecheck.judging.meaning import differences_at, noun_for
-from citecheck.judging.support import Grade, SupportAssessor
+from citecheck.judging.support import Assessment, Grade, SupportAssessor
 from citecheck.judging.support_model import FITTED_SUPPORT_MODEL, SupportModel
 from citecheck.locations import Location
 from citecheck.matchers.ellipsis import match_fragments, split_fragments
@@ -476,14 +476,27 @@ class Verifier:
             if here.carried
             else f"the sentence {verdict.where_found(best)} has {here.detail}"
         )
+        qualifying = _qualifying(here)
         if here.grade is Grade.SUPPORTED:
             reason = f"the claim is supported {words}: {sentence}"
             return verdict.result(
-                citation, Status.VERIFIED, reason, here.evidence, score=here.score
+                citation,
+                Status.VERIFIED,
+                reason,
+                here.evidence,
+                score=here.score,
+                details=qualifying,
             )
         if here.grade is Grade.PARTIAL:
             reason = f"the claim is only partly supported {words}: {sentence}"
-            return verdict.result(citation, Status.PARTIAL, reason, here.evidence, score=here.score)
+            return verdict.result(
+                citation,
+                Status.PARTIAL,
+                reason,
+                here.evidence,
+                score=here.score,
+                details=qualifying,
+            )
         if self.search_elsewhere:
             for other in _candidates(document, place.location is not None, documents):
                 there = self.support.assess(claim, other, None)
@@ -503,7 +516,9 @@ class Verifier:
             f"the claim is not supported {words}{searched}; the closest sentence, "
             f"{verdict.where_found(best)}, has {here.detail}"
         )
-        return verdict.result(citation, Status.UNSUPPORTED, reason, here.evidence)
+        return verdict.result(
+            citation, Status.UNSUPPORTED, reason, here.evidence, details=qualifying
+        )
 
     def _approximate_pages(
         self, document: Document, location: Location | None, why: str
@@ -710,6 +725,14 @@ def _places(
         return [(candidate, None) for candidate in _candidates(document, located, documents)]
     places = [place for place in shortlist(query, index) if located or place[0] is not document]
     return sorted(places, key=lambda place: place[0] is not document)
+
+
+def _qualifying(assessment: Assessment) -> dict[str, Any]:
+    """A claim result's details: the passages beside its evidence that qualify or contradict
+    it, as the support engine lists them (:class:`~citecheck.judging.support.Qualifier`)."""
+    if not assessment.qualifying:
+        return {}
+    return {"qualifying": [q.to_dict() for q in assessment.qualifying]}
 
 
 def _candidates(
