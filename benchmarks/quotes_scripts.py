@@ -299,6 +299,8 @@ def measure(
         if family == "spliced":
             cases = [c for c in cases if not _stands(c.quote, docs)]
         quotes = [c.quote for c in cases]
+        if not quotes:
+            continue  # a text too short for this family
         for system in systems:
             run = SYSTEMS[system](quotes, docs)
             scored = qb.score(cases, run, spans=True)

@@ -4,6 +4,13 @@ ellipsis is an ellipsis, and a quote with a word left out is shown with its whol
 
 from __future__ import annotations
 
+import random
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -134,3 +141,62 @@ def test_an_ellipsis_over_a_numero_sign_leaves_out_no_negation() -> None:
     quote = "Экипаж № 500: пилот Фирдаус Кабиров. [...] штурман Андрей Мокеев."
     row = citecheck.verify_quotes([quote], {"ru": text}).rows[0]
     assert row.status is Status.VERIFIED, row.reason
+
+
+# -- the benchmark's generators (benchmarks/quotes_scripts.py), in a small run ----------------
+
+_BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def scripts() -> Iterator[Any]:
+    sys.path.insert(0, str(_BENCHMARKS))
+    try:
+        import quotes_scripts
+
+        yield quotes_scripts
+    finally:
+        sys.path.remove(str(_BENCHMARKS))
+
+
+def test_the_benchmark_cuts_quotes_where_they_stand_and_perturbs_them_as_it_says(
+    scripts: Any,
+) -> None:
+    contexts = scripts.documents([RU] * 2, "ru") + scripts.documents([ZH], "zh")
+    assert len({c.id for c in contexts}) == len(contexts)
+    rng = random.Random(1)
+    for lang in ("ru", "zh"):
+        pool = scripts.gold_pool([c for c in contexts if c.lang == lang], lang)
+        golds = pool[1] + pool[2]
+        assert golds
+        for gold in golds:
+            assert gold.context.text[gold.start : gold.end] == gold.text
+            assert "\n" not in gold.text
+        for family, perturb in scripts.families(lang, pool).items():
+            for gold in golds:
+                quote = perturb(gold, rng)
+                if quote is None or family in ("untouched", "spliced"):
+                    continue
+                assert quote != gold.text, family
+                if family == "ellipsis" and lang == "zh":
+                    head, tail = re.split(r"……|…|\.\.\.|。。。", quote)
+                    assert gold.text.startswith(head)
+                    assert gold.text.endswith(tail)
+                    assert scripts._HAN.match(head[-1])
+                    assert scripts._HAN.match(tail[0])
+                if family.startswith("ocr"):
+                    assert scripts._RU_NEGATION.findall(quote) == scripts._RU_NEGATION.findall(
+                        gold.text
+                    ), "a slip never makes or unmakes a negation"
+
+
+def test_the_benchmark_runs_and_scores(scripts: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("bm25s")
+    monkeypatch.setattr(scripts, "DOC_CHARS", 300)  # two documents, for spliced quotes
+    rows = scripts.measure("ru", [RU, RU.replace("1895", "1905")], 4, ["citecheck"])
+    families = {row["family"] for row in rows}
+    assert {"ru/untouched", "ru/ocr_3", "ru/word_dropped", "ru/spliced"} <= families
+    spliced = next(row for row in rows if row["family"] == "ru/spliced")
+    assert spliced["verified"] == 0
+    table = scripts.table(rows)
+    assert table.startswith("| family | system |")

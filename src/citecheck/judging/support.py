@@ -804,6 +804,11 @@ NEIGHBOUR_SUBJECT = 0.6
 the same subject (:func:`neighbour_conflicts`)."""
 
 
+AROUND_SUBJECT = 0.3
+"""The share of a claim's content words a sentence near its passage must hold to be read for
+where a change the guard found around the passage stands (:func:`_on_subject`)."""
+
+
 def neighbour_conflicts(
     claim: str, document: Document, passage: Span, region: Span
 ) -> list[tuple[Evidence, list[str]]]:
@@ -920,13 +925,16 @@ def _changes(
     it that speak of the claim's subject), the gaps (a number or a word the source lacks, a
     name the passage does not give) and the sentences beside it that qualify the claim."""
     found = conflicts_at(claim, passage, document, region)
-    own = claim_conflicts(claim, passage.text, passage.text) if found else []
-    around = [c for c in found if c not in own and not c.endswith(ABSENT)]
-    qualifying = {
-        q.evidence.span: q for q in _read_around(claim, document, passage, region, around)
-    }
+    changed = [c for c in found if not c.endswith(ABSENT)]
+    subject = _on_subject(claim, document, passage.span, region) if changed else []
+    subject.sort(key=lambda s: min(abs(s.start - passage.end), abs(passage.start - s.end)))
     beside = _beside(claim, document, passage.span, region)
-    for sentence, changes in neighbour_conflicts(claim, document, passage.span, beside):
+    neighbours = neighbour_conflicts(claim, document, passage.span, beside)
+    # what the passage says itself, read only when a sentence near it may say it instead
+    own = claim_conflicts(claim, passage.text, passage.text) if subject or neighbours else []
+    around = [c for c in changed if c not in own]
+    qualifying = {q.evidence.span: q for q in _read_around(claim, document, subject, around)}
+    for sentence, changes in neighbours:
         qualifying.setdefault(sentence.span, Qualifier(sentence, tuple(changes)))
     for qualifier in qualifying.values():  # each change read beside the passage, said where
         for change in qualifier.why:
@@ -944,25 +952,48 @@ def _changes(
     return conflicts, gaps, tuple(qualifying.values())
 
 
-def _read_around(
-    claim: str, document: Document, passage: Evidence, region: Span | None, around: list[str]
-) -> list[Qualifier]:
-    """The sentences near ``passage`` (inside ``region``) that hold the changes ``around``
-    the guard read with the text around the passage and not in the passage itself: the
-    passages the verdict's change stands in, listed so that a reader can see them."""
-    if not around:
+def _on_subject(claim: str, document: Document, passage: Span, region: Span | None) -> list[Span]:
+    """The sentences near ``passage`` (inside ``region``, not the passage itself) that may
+    hold a change the guard read around it: they share :data:`AROUND_SUBJECT` of the claim's
+    content words (the change is known to stand near; this only finds where)."""
+    clauses = carried_clauses(claim) or []
+    stems = frozenset().union(*clauses) if clauses else frozenset()
+    if not stems:
         return []
-    near = neighbourhood(passage.span, len(document.text), region)
-    starts, ends = _sentence_bounds(document.text, claim_language(claim))
-    listed = []
-    for index in range(bisect_right(ends, near.start), bisect_left(starts, near.end)):
-        start, end = max(starts[index], near.start), min(ends[index], near.end)
+    near = neighbourhood(passage, len(document.text), region)
+    language = claim_language(claim)
+    index = _sentence_index(document.text, language)
+    starts, ends = _sentence_bounds(document.text, language)
+    found = []
+    for number in range(bisect_right(ends, near.start), bisect_left(starts, near.end)):
+        start, end, held = index[number]
         if passage.start <= start and end <= passage.end:
             continue  # the passage itself
-        text = document.text[start:end]
+        if len(stems & held.present) >= AROUND_SUBJECT * len(stems):
+            found.append(Span(max(start, near.start), min(end, near.end)))
+    return found
+
+
+def _read_around(
+    claim: str, document: Document, sentences: Sequence[Span], around: list[str]
+) -> list[Qualifier]:
+    """Of the ``sentences`` near a passage that speak of the claim's subject, those holding
+    the changes ``around`` that the guard read with the text around the passage and not in
+    the passage itself: where the verdict's change stands, listed so that a reader sees it."""
+    listed = []
+    unplaced = set(around)
+    for sentence in sentences:  # nearest first; done when every change has its place
+        if not unplaced:
+            break
+        text = document.text[sentence.start : sentence.end]
         changes = tuple(c for c in claim_conflicts(claim, text, text) if c in around)
+        unplaced.difference_update(changes)
         if changes:
-            listed.append(Qualifier(document.evidence(start, end, 0.0, "neighbour"), changes))
+            listed.append(
+                Qualifier(
+                    document.evidence(sentence.start, sentence.end, 0.0, "neighbour"), changes
+                )
+            )
     return listed
 
 
