@@ -258,16 +258,23 @@ def hyphenation(gold: Gold, rng: random.Random) -> str | None:
     return text
 
 
-def ocr_at(strength: float) -> Perturb:
-    """Letter confusions (rn/m, cl/d, l/I/1, O/0, e/c, ü/ii, …), broken and joined words, at
-    ``strength`` of the characters (at least one slip), never inside a negation (a slip that
-    makes or unmakes a negation changes the meaning)."""
+def ocr_at(
+    strength: float,
+    confusions: Sequence[tuple[str, str]] = _OCR,
+    negation: re.Pattern[str] = _NEGATION,
+) -> Perturb:
+    """Letter confusions (``confusions``, patterns and what OCR reads for them: rn/m, cl/d,
+    l/I/1, O/0, e/c, ü/ii, …), broken and joined words, at ``strength`` of the characters (at
+    least one slip), never inside a ``negation`` (a slip that makes or unmakes a negation
+    changes the meaning)."""
 
     def ocr(gold: Gold, rng: random.Random) -> str | None:
         text = gold.text
         wanted = max(1, round(strength * len(text)))
-        protected = [m.span() for m in _NEGATION.finditer(text)]
-        sites = [(m.start(), m.end(), new) for old, new in _OCR for m in re.finditer(old, text)]
+        protected = [m.span() for m in negation.finditer(text)]
+        sites = [
+            (m.start(), m.end(), new) for old, new in confusions for m in re.finditer(old, text)
+        ]
         sites += [(m.end(), m.end(), " ") for m in re.finditer(r"[^\W\d_]{3}(?=[^\W\d_]{3})", text)]
         sites += [
             (m.start(), m.end(), "") for m in re.finditer(r"(?<=[^\W\d_]) (?=[^\W\d_])", text)
@@ -283,27 +290,38 @@ def ocr_at(strength: float) -> Perturb:
                 taken.append((start, end, new))
         for start, end, new in sorted(taken, reverse=True):
             text = text[:start] + new + text[end:]
-        if len(_NEGATION.findall(text)) != len(protected):
+        if len(negation.findall(text)) != len(protected):
             return None  # a slip made a negation ("riot" -> "not"): a change of meaning
         return text if taken else None
 
     return ocr
 
 
-def ellipsis(gold: Gold, rng: random.Random) -> str | None:
-    """Head … tail, eliding ≥ 3 words in the middle (never a negation: eliding one changes the
-    meaning). The gold span still runs from the head's start to the tail's end."""
-    words = list(_WORDS.finditer(gold.text))
-    n = len(words)
-    if n < 12:
-        return None
-    head = rng.randint(4, n - 7)
-    tail = rng.randint(4, n - 3 - head)
-    left, right = words[head - 1].end(), words[n - tail].start()
-    if _NEGATION.search(gold.text[left:right]):
-        return None
-    marker = rng.choice([" ... ", " … ", " [...] ", " [\u2026] "])
-    return gold.text[:left] + marker + gold.text[right:]
+def elided(
+    edge: int = 4,
+    negation: re.Pattern[str] = _NEGATION,
+    markers: Sequence[str] = (" ... ", " … ", " [...] ", " [\u2026] "),
+) -> Perturb:
+    """Head … tail, eliding ≥ 3 words in the middle and keeping at least ``edge`` words on
+    each side (never a ``negation``: eliding one changes the meaning). The gold span still
+    runs from the head's start to the tail's end."""
+
+    def elide(gold: Gold, rng: random.Random) -> str | None:
+        words = list(_WORDS.finditer(gold.text))
+        n = len(words)
+        if n < 2 * edge + 4:
+            return None
+        head = rng.randint(edge, n - edge - 3)
+        tail = rng.randint(edge, n - 3 - head)
+        left, right = words[head - 1].end(), words[n - tail].start()
+        if negation.search(gold.text[left:right]):
+            return None
+        return gold.text[:left] + rng.choice(markers) + gold.text[right:]
+
+    return elide
+
+
+ellipsis = elided()
 
 
 def word_dropped(gold: Gold, rng: random.Random) -> str | None:

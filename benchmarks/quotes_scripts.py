@@ -136,54 +136,15 @@ each other ("пора"/"нора", "для"/"дня")."""
 
 
 def cyrillic_ocr(strength: float) -> Perturb:
-    """OCR slips on ``strength`` of the quote's characters (at least one): the confusions of
-    :data:`_CYRILLIC_OCR`, a word broken in two, two words run together; never in a
-    negation."""
-
-    def ocr(gold: qb.Gold, rng: random.Random) -> str | None:
-        text = gold.text
-        wanted = max(1, round(strength * len(text)))
-        protected = [m.span() for m in _RU_NEGATION.finditer(text)]
-        sites = [
-            (m.start(), m.end(), new)
-            for old, new in _CYRILLIC_OCR
-            for m in re.finditer(re.escape(old), text)
-        ]
-        breaks = re.finditer(r"[^\W\d_]{3}(?=[^\W\d_]{3})", text)
-        joins = re.finditer(r"(?<=[^\W\d_]) (?=[^\W\d_])", text)
-        sites += [(m.end(), m.end(), " ") for m in breaks]
-        sites += [(m.start(), m.end(), "") for m in joins]
-        rng.shuffle(sites)
-        taken: list[tuple[int, int, str]] = []
-        for start, end, new in sites:
-            if len(taken) == wanted:
-                break
-            if any(start <= e and end >= s for s, e in protected):
-                continue
-            if all(end < s or start > e for s, e, _ in taken):
-                taken.append((start, end, new))
-        for start, end, new in sorted(taken, reverse=True):
-            text = text[:start] + new + text[end:]
-        if len(_RU_NEGATION.findall(text)) != len(protected):
-            return None  # a slip made or unmade a negation: a change of meaning
-        return text if taken else None
-
-    return ocr
+    """OCR slips on ``strength`` of the quote's characters (at least one), as the quotes
+    benchmark makes them: the confusions of :data:`_CYRILLIC_OCR`, a word broken in two, two
+    words run together; never in a negation."""
+    return qb.ocr_at(strength, _CYRILLIC_OCR, _RU_NEGATION)
 
 
-def ru_ellipsis(gold: qb.Gold, rng: random.Random) -> str | None:
-    """Head … tail with at least three words left out (never a negation)."""
-    words = list(re.finditer(r"\S+", gold.text))
-    n = len(words)
-    if n < 10:
-        return None
-    head = rng.randint(3, n - 6)
-    tail = rng.randint(3, n - 3 - head)
-    left, right = words[head - 1].end(), words[n - tail].start()
-    if _RU_NEGATION.search(gold.text[left:right]):
-        return None
-    marker = rng.choice([" ... ", " … ", " [...] ", " (…) "])
-    return gold.text[:left] + marker + gold.text[right:]
+ru_ellipsis = qb.elided(3, _RU_NEGATION, (" ... ", " … ", " [...] ", " (…) "))
+"""Head … tail with at least three words left out and three kept on each side (never a
+negation)."""
 
 
 def ru_word_dropped(gold: qb.Gold, rng: random.Random) -> str | None:

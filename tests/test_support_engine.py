@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import citecheck
-from citecheck import Document, PaperLibrary, Status
+from citecheck import Document, PaperLibrary, Result, Status
 from citecheck.judging.guard import unnamed
 from citecheck.judging.support import Grade, Graded, Look, SupportAssessor
 from citecheck.testing import HashingEmbedder
@@ -79,6 +79,29 @@ def test_the_grade_names_a_change_in_the_sentence_beside_the_passage() -> None:
     )
 
 
+def through_every_door(tmp_path: Path, claim: str, page: str) -> dict[str, tuple[Result, str]]:
+    """``claim`` cited to page 1 of a paper whose page is ``page``, through the Verifier, the
+    records door and a paper library: each door's result, with the text its offsets index."""
+    paged = f"[PAGE:1]\n{page}\n"
+    paper = tmp_path / "paper.md"
+    paper.write_text(paged, encoding="utf-8")
+    library = PaperLibrary(tmp_path / "lib", embedder=HashingEmbedder(), judge=None)
+    library.add(paper, key="paper")
+    verifier = citecheck.Verifier(embedder=HashingEmbedder(), judge=None)
+    record = {"id": "r", "source_text": page, "citations": [{"citation": claim}]}
+    return {
+        "Verifier": (
+            verifier.verify(f"{claim} [[paper:p. 1]]", {"paper": paged}).results[0],
+            paged,
+        ),
+        "records": (
+            citecheck.verify_records([record], embedder=HashingEmbedder()).results[0],
+            page,
+        ),
+        "papers": (library.validate("paper", claim, 1), paged),
+    }
+
+
 OVERTIME = (
     "Staff in the survey said the new scheduling tool cut overtime across all teams. "
     "The new scheduling tool did not cut overtime across all teams, the payroll shows. "
@@ -104,27 +127,7 @@ def test_every_door_lists_the_passage_that_qualifies_a_claim(
 ) -> None:
     """One judgement at every door: the same status, and ``details["qualifying"]`` names the
     sentence that denies the claim, with its source, offsets, page and why."""
-    paged = f"[PAGE:1]\n{OVERTIME}\n"
-    paper = tmp_path / "paper.md"
-    paper.write_text(paged, encoding="utf-8")
-    library = PaperLibrary(tmp_path / "lib", embedder=HashingEmbedder(), judge=None)
-    library.add(paper, key="paper")
-    results = {
-        "Verifier": (
-            citecheck.Verifier(embedder=HashingEmbedder(), judge=None)
-            .verify(f"{claim} [[paper:p. 1]]", {"paper": paged})
-            .results[0],
-            paged,
-        ),
-        "records": (
-            citecheck.verify_records(
-                [{"id": "r", "source_text": OVERTIME, "citations": [{"citation": claim}]}],
-                embedder=HashingEmbedder(),
-            ).results[0],
-            OVERTIME,
-        ),
-        "papers": (library.validate("paper", claim, 1), paged),
-    }
+    results = through_every_door(tmp_path, claim, OVERTIME)
     for door, (result, text) in results.items():
         assert result.status == status, (door, result.reason)
         [qualifying] = result.details["qualifying"]
@@ -153,22 +156,8 @@ def test_a_name_the_passage_swaps_is_never_verified(
 ) -> None:
     """A claim that gives another of the document's names than its passage ("PubLayNet" for
     "DocLayNet", though the sentence before names PubLayNet) is not verified at any door."""
-    paged = f"[PAGE:1]\n{PAGE}\n"
-    paper = tmp_path / "paper.md"
-    paper.write_text(paged, encoding="utf-8")
-    library = PaperLibrary(tmp_path / "lib", embedder=HashingEmbedder(), judge=None)
-    library.add(paper, key="paper")
-    results = {
-        "Verifier": citecheck.Verifier(embedder=HashingEmbedder(), judge=None)
-        .verify(f"{claim} [[paper:p. 1]]", {"paper": paged})
-        .results[0],
-        "records": citecheck.verify_records(
-            [{"id": "r", "source_text": PAGE, "citations": [{"citation": claim}]}],
-            embedder=HashingEmbedder(),
-        ).results[0],
-        "papers": library.validate("paper", claim, 1),
-    }
-    for door, result in results.items():
+    results = through_every_door(tmp_path, claim, PAGE)
+    for door, (result, _) in results.items():
         assert (result.status is Status.VERIFIED) is verified, (door, result.reason)
 
 
