@@ -4,6 +4,7 @@ ellipsis is an ellipsis, and a quote with a word left out is shown with its whol
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import re
 import sys
@@ -19,6 +20,11 @@ import citecheck
 from citecheck import Status
 from citecheck.judging.meaning import fold_letters
 
+needs_bm25 = pytest.mark.skipif(
+    importlib.util.find_spec("bm25s") is None or importlib.util.find_spec("rank_bm25") is None,
+    reason="verify_quotes needs the bm25 extra",
+)
+
 RU = (
     "Осенью 1895 года Альберт Эйнштейн прибыл в Швейцарию, чтобы сдать вступительные экзамены. "
     "Колледж — одно из ведущих средних учебных заведений области, готовит специалистов сферы "
@@ -29,6 +35,7 @@ RU = (
 )
 
 
+@needs_bm25
 @pytest.mark.parametrize(
     "quote",
     [
@@ -49,6 +56,7 @@ def test_ocr_slips_of_cyrillic_print_are_noise(quote: str) -> None:
     assert row.status is Status.VERIFIED, row.reason
 
 
+@needs_bm25
 @pytest.mark.parametrize(
     ("quote", "change"),
     [
@@ -88,6 +96,7 @@ ZH = (
 )
 
 
+@needs_bm25
 @pytest.mark.parametrize("marker", ["……", "…", "...", "。。。", "⋯⋯", "．．．"])
 def test_a_chinese_ellipsis_is_an_ellipsis(marker: str) -> None:
     quote = f"当时，美国{marker}潮兴起，企业向没有关联的行业迅速扩张。"
@@ -97,6 +106,7 @@ def test_a_chinese_ellipsis_is_an_ellipsis(marker: str) -> None:
     assert ZH[evidence.start : evidence.end].startswith("当时，美国购并浪潮兴起")
 
 
+@needs_bm25
 def test_an_elided_quote_takes_the_chain_of_fragments_that_fits_best() -> None:
     """A head that also stands, nearly, earlier in the text is the one right before the tail."""
     text = (
@@ -108,6 +118,7 @@ def test_an_elided_quote_takes_the_chain_of_fragments_that_fits_best() -> None:
     assert text[evidence.start : evidence.end].startswith("而这批学者视野开阔")
 
 
+@needs_bm25
 @pytest.mark.parametrize(
     ("quote", "left_out"),
     [
@@ -132,6 +143,7 @@ def test_a_quote_with_a_word_left_out_shows_its_whole_passage(quote: str, left_o
     assert left_out in shown.casefold()
 
 
+@needs_bm25
 def test_an_ellipsis_over_a_numero_sign_leaves_out_no_negation() -> None:
     """ "№" folds to "No" in Unicode: it is a number's sign, not a "no"."""
     text = (
@@ -200,3 +212,22 @@ def test_the_benchmark_runs_and_scores(scripts: Any, monkeypatch: pytest.MonkeyP
     assert spliced["verified"] == 0
     table = scripts.table(rows)
     assert table.startswith("| family | system |")
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Колледж — 0дно из ведущих средних уче6ных заведений области",
+        "Mы будем продолжать coвершенствовать этот caмолет",
+    ],
+)
+def test_the_marker_door_forgives_the_same_cyrillic_slips(quote: str) -> None:
+    """The same meaning checks at the marker door, which needs no extra."""
+    report = citecheck.Verifier().verify(f"\u201c{quote}\u201d [[ru]]", {"ru": RU})
+    assert report.results[0].status is Status.VERIFIED, report.results[0].reason
+
+
+def test_the_marker_door_reads_a_chinese_ellipsis() -> None:
+    quote = "当时，美国。。。潮兴起，企业向没有关联的行业迅速扩张。"
+    report = citecheck.Verifier().verify(f"\u201c{quote}\u201d [[zh]]", {"zh": ZH})
+    assert report.results[0].status is Status.VERIFIED, report.results[0].reason

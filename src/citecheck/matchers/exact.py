@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from citecheck.documents import Document
+from citecheck.language.text import CJK
 from citecheck.matchers.alignment import is_word_char
 from citecheck.matchers.needle import needle, normalized_region
 from citecheck.matchers.word_index import WordIndex, could_hold, exact_starts, is_large
@@ -63,6 +65,9 @@ def _occurrences(haystack: str, target: str, start: int, end: int) -> Iterator[i
         position = haystack.find(target, position + 1, end)
 
 
+_CJK = re.compile(f"[{CJK}]")
+
+
 def _on_word_boundaries(haystack: str, start: int, stop: int) -> bool:
     return not _joined(haystack, start - 1, start) and not _joined(haystack, stop - 1, stop)
 
@@ -74,7 +79,8 @@ def _joined(text: str, left: int, right: int) -> bool:
         return False
     a, b = text[left], text[right]
     if is_word_char(a) and is_word_char(b):
-        return True
+        # Chinese and Japanese are written without spaces: each character is a word
+        return not (_CJK.match(a) or _CJK.match(b))
     if a == "'" and left > 0 and is_word_char(text[left - 1]) and is_word_char(b):
         return True
     return b == "'" and right + 1 < len(text) and is_word_char(a) and is_word_char(text[right + 1])
