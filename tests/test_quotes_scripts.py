@@ -231,3 +231,30 @@ def test_the_marker_door_reads_a_chinese_ellipsis() -> None:
     quote = "当时，美国。。。潮兴起，企业向没有关联的行业迅速扩张。"
     report = citecheck.Verifier().verify(f"\u201c{quote}\u201d [[zh]]", {"zh": ZH})
     assert report.results[0].status is Status.VERIFIED, report.results[0].reason
+
+
+NEGATED = (
+    "In the trial, no patients recovered within a week. The drug did not reduce mortality. "
+    "这种药不能降低死亡率。企业向没有关联的行业迅速扩张。"
+)
+
+
+@needs_bm25
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "patients recovered within a week",
+        "reduce mortality",
+        "能降低死亡率",
+        "有关联的行业迅速扩张",
+        "patients recovered … a week",
+    ],
+)
+def test_a_quote_cut_right_after_its_negation_is_never_verified(quote: str) -> None:
+    """At both doors that locate quotations: the words stand verbatim, in a sentence that
+    denies them."""
+    row = citecheck.verify_quotes([quote], {"t": NEGATED}).rows[0]
+    assert row.status is Status.PARTIAL, row.reason
+    assert "right before the quote" in row.reason
+    marked = citecheck.Verifier().verify(f"\u201c{quote}\u201d [[t]]", {"t": NEGATED})
+    assert marked.results[0].status is not Status.VERIFIED, marked.results[0].reason

@@ -66,6 +66,8 @@ __all__ = [
     "claim_language",
     "denied_before",
     "denies",
+    "leading_denial",
+    "sentence_around",
     "sentence_stems",
     "unnamed",
 ]
@@ -289,6 +291,35 @@ def denied_before(before: str) -> str | None:
         if _content(word):
             return None
     return None
+
+
+SENTENCE_REACH = 400
+"""Characters around a passage in which the ends of its sentence are looked for."""
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+|[\u3002\uff01\uff1f]|\n[ \t]*\n")
+
+
+def sentence_around(text: str, start: int, end: int) -> tuple[str, str]:
+    """The rest of the sentence that ``text[start:end]`` stands in: the text before it back to
+    the sentence's start and after it up to its end (within :data:`SENTENCE_REACH`
+    characters)."""
+    before = text[max(0, start - SENTENCE_REACH) : start]
+    after = text[end : end + SENTENCE_REACH]
+    ends = list(_SENTENCE_END.finditer(before))
+    before = before[ends[-1].end() :] if ends else before
+    first = _SENTENCE_END.search(after)
+    return before, (after[: first.start() + 1] if first else after)
+
+
+def leading_denial(text: str, start: int) -> tuple[str, ...]:
+    """The negation of its own sentence that leads into the passage starting at ``start``
+    ("No | patients recovered", "这种药不 | 能降低死亡率"), as a change of meaning: a quotation
+    cut right after it says the opposite of the source (:func:`denied_before`). Every door
+    that locates quotations reads it."""
+    before, _ = sentence_around(text, start, start)
+    negation = denied_before(before)
+    if negation is None:
+        return ()
+    return (f"the source has the negation {negation!r} right before the quote",)
 
 
 _CLAUSE_MARKS = tuple(",;:.!?()[]")

@@ -17,7 +17,13 @@ from citecheck.documents import Document
 from citecheck.judging.meaning import differences_at, elided_negations, noun_for
 from citecheck.model import Evidence, Span
 
-__all__ = ["FragmentMatch", "fragment_differences", "match_fragments", "split_fragments"]
+__all__ = [
+    "FragmentMatch",
+    "fragment_differences",
+    "match_fragments",
+    "split_fragments",
+    "tight",
+]
 
 _ELLIPSIS = re.compile(
     r"(?<!\s)\s*+(?:\[\s*(?:\.\s*){3}\]|\[\s*\u2026\s*\]|\.\s?\.\s?\.|[\u2026\u22ef]++"
@@ -80,7 +86,7 @@ def match_fragments(
         best_found = max(best_found, len(chain))
         if len(chain) == len(fragments):
             complete.append((_join(chain, document), chain))
-            if _tight(chain):
+            if tight([(e.start, e.end, e.method == "exact") for e in chain]):
                 break  # every fragment verbatim, each right after the one before: none better
     if not complete:
         return FragmentMatch(len(fragments), best_found, None)
@@ -97,15 +103,16 @@ def match_fragments(
     )
 
 
-_TIGHT_GAP = 40
+TIGHT_GAP = 40
 """Characters between fragments under which a chain of verbatim fragments is taken at once."""
 
 
-def _tight(chain: Sequence[Evidence]) -> bool:
-    """Every fragment found verbatim, each within :data:`_TIGHT_GAP` characters of the one
-    before: no other chain can be better."""
-    return all(e.method == "exact" for e in chain) and all(
-        after.start - before.end <= _TIGHT_GAP for before, after in pairwise(chain)
+def tight(places: Sequence[tuple[int, int, bool]]) -> bool:
+    """Whether a chain of fragments (each one's ``(start, end, verbatim)``) has every fragment
+    verbatim, each within :data:`TIGHT_GAP` characters of the one before: no other chain of
+    the same fragments can be better, so the search for one may stop."""
+    return all(verbatim for _, _, verbatim in places) and all(
+        after[0] - before[1] <= TIGHT_GAP for before, after in pairwise(places)
     )
 
 

@@ -13,17 +13,17 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
 from citecheck.judging import verdict
+from citecheck.judging.guard import leading_denial
 from citecheck.judging.meaning import differences_at
 from citecheck.language.text import NormalizedText, normalize
 from citecheck.matchers.bm25 import Passage, SearchOptions, WindowSearch, tokenize
-from citecheck.matchers.ellipsis import fragment_differences, split_fragments
+from citecheck.matchers.ellipsis import fragment_differences, split_fragments, tight
 from citecheck.matchers.exact import ExactMatcher
 from citecheck.matchers.needle import needle
 from citecheck.matchers.windows import auto_window_size
@@ -215,6 +215,7 @@ class QuoteLocator:
             if verbatim
             else differences_at(quote, text, piece.start, piece.end, omissions=True, noun="quote")
         )
+        differences = differences or list(leading_denial(text, piece.start))
         status = verdict.match_status(differences)
         if status is Status.PARTIAL:
             reason = verdict.changed("quote", where, differences)
@@ -263,6 +264,7 @@ class QuoteLocator:
             for fragment, p in zip(fragments, best_chain, strict=True)
         ]
         differences = list(fragment_differences(fragments, places, document, quoted=True))
+        differences = differences or list(leading_denial(document.text, joined.start))
         if differences:
             reason = verdict.changed("elided quote", _where(joined), differences)
             return _Outcome(Status.PARTIAL, reason, joined, differences, True)
@@ -296,7 +298,7 @@ class QuoteLocator:
                 best = chain
             if len(chain) == len(targets):
                 complete.append(chain)
-                if _tight(chain):
+                if tight([(p.start, p.end, p.similarity >= 1.0) for p in chain]):
                     break  # every fragment verbatim, right after the one before: none better
         if not complete:
             return best
@@ -554,14 +556,6 @@ def _where(piece: Passage) -> str:
 _EARLIER_LOOKS = 3
 """How many times the next fragment of an elided quote is looked for again before the place
 found, where a repeated passage holds it twice."""
-_TIGHT_GAP = 40
-"""Characters between fragments under which a chain of verbatim fragments is taken at once."""
-
-
-def _tight(chain: list[Passage]) -> bool:
-    return all(p.similarity >= 1.0 for p in chain) and all(
-        after.start - before.end <= _TIGHT_GAP for before, after in pairwise(chain)
-    )
 
 
 def _join(chain: list[Passage]) -> Passage:

@@ -8,7 +8,6 @@ stops at the first one that finds the text.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
@@ -42,7 +41,12 @@ from citecheck.verification.resolution import Resolved, SourceResolver, Unresolv
 
 if TYPE_CHECKING:
     from citecheck.indexes.corpus import Corpus
-from citecheck.judging.guard import claim_conflicts, denied_before, denies
+from citecheck.judging.guard import (
+    claim_conflicts,
+    denies,
+    leading_denial,
+    sentence_around,
+)
 from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.language.text import WORD, normalize
 from citecheck.syntax.extract import extract_text
@@ -678,10 +682,6 @@ class Verifier:
         return _Match(tuple(hits[:_MAX_EVIDENCE]), diffs, 1, 1)
 
 
-_SENTENCE_REACH = 400  # characters around a passage in which its sentence is looked for
-_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+|\n[ \t]*\n")
-
-
 def _in_context(
     query: str, evidence: Evidence, document: Document, *, quoted: bool
 ) -> tuple[str, ...]:
@@ -690,18 +690,9 @@ def _in_context(
     The passage itself was compared word by word already, so only a negation in the rest of
     the sentence (or one a claim frames itself with) can add a change: without one, nothing
     is computed."""
-    text = document.text
-    before = text[max(0, evidence.start - _SENTENCE_REACH) : evidence.start]
-    after = text[evidence.end : evidence.end + _SENTENCE_REACH]
-    ends = list(_SENTENCE_END.finditer(before))
-    before = before[ends[-1].end() :] if ends else before
-    first = _SENTENCE_END.search(after)
-    after = after[: first.start() + 1] if first else after
     if quoted:  # a verbatim piece: only a negation that leads into it reverses it
-        negation = denied_before(before)
-        if negation is None:
-            return ()
-        return (f"the source has the negation {negation!r} right before the quote",)
+        return leading_denial(document.text, evidence.start)
+    before, after = sentence_around(document.text, evidence.start, evidence.end)
     # A claim may also frame what it says with words its word check forgave ("Non-", "All").
     if not (denies(query, or_qualifies=True) or denies(before) or denies(after)):
         return ()
