@@ -985,10 +985,10 @@ def hard_pair_measures(pairs: Sequence[Pair], p: Any, supported: float) -> dict[
     """Per kind of held-out hard pair: how many, and for false twins the share not judged
     supported (P(supported) under ``supported``), the share judged contradicted (the most
     likely class) and the share *caught* (not judged supported, or a contradiction at
-    :data:`~citecheck.judging.thresholds.CONTRADICTION` or above, which lowers a grade to
+    :data:`~citecheck.thresholds.CONTRADICTION` or above, which lowers a grade to
     unsupported: the judge's *contradiction recall*); for true twins the share judged
     contradicted (*false contradictions*) and the share judged supported."""
-    from citecheck.judging.thresholds import CONTRADICTION
+    from citecheck.thresholds import CONTRADICTION
 
     kinds: dict[str, list[int]] = defaultdict(list)
     for i, pair in enumerate(pairs):

@@ -6,12 +6,11 @@ import sys
 from html.parser import HTMLParser
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from citecheck.errors import ConfigError, InputError, MissingDependencyError, SourceError
-from citecheck.language.chunking import (
+from citecheck.documents.chunking import (
     Chunk,
     builtin_splitter,
     chunk_text,
@@ -20,6 +19,7 @@ from citecheck.language.chunking import (
     plain_text,
     sentencex_splitter,
 )
+from citecheck.errors import ConfigError, InputError, MissingDependencyError, SourceError
 
 # -- helpers -------------------------------------------------------------------------------------
 
@@ -422,7 +422,7 @@ def test_bad_options_are_config_errors(options: dict[str, object], message: str)
 
 def test_importing_chunking_stays_light() -> None:
     code = (
-        "import sys, citecheck.language.chunking; "
+        "import sys, citecheck.documents.chunking; "
         "print([m for m in ('markdown_it', 'sentencex') if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -524,6 +524,9 @@ def unique_words_in_markup(draw: st.DrawFn) -> str:
 @settings(max_examples=300, deadline=None)
 @given(unique_words_in_markup(), st.integers(min_value=0, max_value=30))
 def test_each_passage_holds_exactly_its_own_words(source: str, minimum: int) -> None:
+    # Pieces can still join into a fence line with a word after it ("``" + "`" + "w1z"): that
+    # word is the fence's info string, which is dropped.
+    assume(not re.search(r"(?m)^ {0,3}(`{3,}|~{3,})[^\n]*w\d+z", source))
     chunks = chunk_text(source, min_chunk_length_chars=minimum, splitter=builtin_splitter)
     unique = re.compile(r"w\d+z")
     for chunk in chunks:

@@ -17,7 +17,6 @@ from citecheck import Document, Status
 from citecheck.judging.guard import carries, claim_conflicts
 from citecheck.judging.support import SupportAssessor, carried_at
 from citecheck.judging.support_judge import looks_english
-from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.language.lexicon import (
     direction,
     entity_kind,
@@ -28,6 +27,7 @@ from citecheck.language.lexicon import (
 from citecheck.language.text import WORD, uncased
 from citecheck.testing.fakes import HashingEmbedder
 from citecheck.testing.twins import CHANGES
+from citecheck.thresholds import WORDS_VERIFIED
 
 SRC = Path(__file__).parents[1] / "src" / "citecheck"
 

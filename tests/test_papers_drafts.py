@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from citecheck.locations import Location
 from citecheck.papers.drafts import Draft, DraftCitation, read_draft
-from citecheck.papers.model import PaperMetadata
+from citecheck.papers.values import PaperMetadata
 
 PAPERS = {
     "stoker2022": PaperMetadata(

@@ -18,7 +18,7 @@ from citecheck.errors import BackendError  # noqa: E402
 from citecheck.indexes.pinecone import PineconeIndex  # noqa: E402
 from citecheck.model import Status  # noqa: E402
 from citecheck.references import IndexCatalog, ReferenceVerifier, valmiki_ramayana  # noqa: E402
-from citecheck.testing.catalogs import corpus_records  # noqa: E402
+from citecheck.testing.catalog_conformance import corpus_records  # noqa: E402
 from citecheck.testing.pinecone_emulator import PineconeEmulator  # noqa: E402
 
 RAMAYANA = valmiki_ramayana()

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import citecheck
 from citecheck import Status
-from citecheck.judging.meaning import fold_letters
+from citecheck.language.meaning import fold_letters
 
 needs_bm25 = pytest.mark.skipif(
     importlib.util.find_spec("bm25s") is None or importlib.util.find_spec("rank_bm25") is None,

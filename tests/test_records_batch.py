@@ -354,7 +354,7 @@ def test_a_full_disk_while_checkpointing_names_the_checkpoint_and_keeps_what_it_
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from citecheck.errors import WriteError
-    from citecheck.records.files import Checkpoint
+    from citecheck.records.record_files import Checkpoint
 
     data = write(tmp_path / "in.json", batch(6))
     whole, out = tmp_path / "whole.json", tmp_path / "out.json"
@@ -391,7 +391,7 @@ def test_a_full_disk_while_checkpointing_names_the_checkpoint_and_keeps_what_it_
 
 def checkpoint_of(data: Path, out: Path, tmp_path: Path) -> str:
     """The checkpoint of a complete run over ``data``: interrupted just before it is removed."""
-    from citecheck.records.files import Checkpoint
+    from citecheck.records.record_files import Checkpoint
 
     real = Checkpoint.remove
     kept: list[str] = []

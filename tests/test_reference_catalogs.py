@@ -15,7 +15,7 @@ from citecheck.indexes.records import Record
 from citecheck.protocols import ReferenceCatalog
 from citecheck.references import IndexCatalog, StructureMap, bible, valmiki_ramayana
 from citecheck.testing import CatalogConformance
-from citecheck.testing.catalogs import COUNTS, TEXTS, corpus_records
+from citecheck.testing.catalog_conformance import COUNTS, TEXTS, corpus_records
 
 RAMAYANA = valmiki_ramayana()
 

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 np = pytest.importorskip("numpy")
 
 from citecheck import Document, Status, Verifier  # noqa: E402
+from citecheck.documents.chunking import chunk_text, model_chunks  # noqa: E402
 from citecheck.embedders import CachedEmbedder, token_budget  # noqa: E402
 from citecheck.errors import BackendError, ConfigError  # noqa: E402
 from citecheck.indexes.corpus import Corpus  # noqa: E402
-from citecheck.language.chunking import chunk_text, model_chunks  # noqa: E402
 from citecheck.language.tokens import (  # noqa: E402
     DEFAULT_MAX_TOKENS,
     TokenBudget,

@@ -8,6 +8,7 @@ True
 
 from citecheck import _moved
 from citecheck._api import extract, locate, verify, verify_quotes
+from citecheck._version import __version__
 from citecheck.documents import Document, Page, Section, Segment, split_sources
 from citecheck.documents.files import load_paths
 from citecheck.errors import (
@@ -67,8 +68,6 @@ __all__ = [
     "verify_records",
     "verify_references",
 ]
-
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> object:

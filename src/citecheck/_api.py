@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from citecheck.documents import Sources, as_documents
+from citecheck.documents import Sources
 from citecheck.errors import InputError
 from citecheck.model import Citation, Evidence
 from citecheck.protocols import Embedder
@@ -74,6 +74,4 @@ def verify_quotes(
         raise InputError(
             "quotes must be a sequence of quotes, not a single string; wrap it in [...]"
         )
-    settings = QuoteConfig.merged(config, options)
-    documents = list(as_documents(sources).values())
-    return QuoteLocator(settings, embedder).run(quotes, documents, progress)
+    return QuoteLocator(config, embedder, **options).verify(quotes, sources, progress=progress)

@@ -13,14 +13,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from citecheck.errors import CitecheckError, ConfigError, SavedIndexError, WriteError
+
 __all__ = [
     "Sink",
     "Written",
+    "check_target",
     "fsync_directory",
     "write_bytes_atomic",
     "write_new_file",
     "write_text_atomic",
 ]
+
+
+def check_target(path: str | os.PathLike[str]) -> None:
+    """Refuse, before anything is computed or written, a path that cannot take a file: an
+    existing folder, or a file in a folder that does not exist
+    (:class:`~citecheck.errors.ConfigError` naming it)."""
+    target = Path(path)
+    if target.is_dir():
+        raise ConfigError(f"cannot write the report to {os.fspath(path)!r}: it is a folder")
+    if not target.parent.is_dir():
+        raise ConfigError(
+            f"cannot write the report to {os.fspath(path)!r}: the folder "
+            f"{os.fspath(target.parent)!r} does not exist"
+        )
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
@@ -43,8 +60,6 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
 
 
 def _write_error(target: Path, exc: OSError) -> OSError:
-    from citecheck.errors import CitecheckError, WriteError
-
     return exc if isinstance(exc, CitecheckError) else WriteError(target, exc)
 
 
@@ -160,8 +175,6 @@ def check_listed(
 ) -> None:
     """A file read back is the one its manifest lists, by size and SHA-256, or
     :class:`~citecheck.errors.SavedIndexError` names it and says how it differs."""
-    from citecheck.errors import SavedIndexError
-
     if size != listed_size:
         raise SavedIndexError(
             f"{file}: {size} bytes where the manifest says {listed_size}: the file is "

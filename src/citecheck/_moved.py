@@ -22,8 +22,8 @@ MOVED = {
     "citecheck.tokens": "citecheck.language.tokens",
     "citecheck.numbers": "citecheck.language.numbers",
     "citecheck.quantities": "citecheck.language.quantities",
-    "citecheck.chunking": "citecheck.language.chunking",
-    "citecheck.meaning": "citecheck.judging.meaning",
+    "citecheck.chunking": "citecheck.documents.chunking",
+    "citecheck.meaning": "citecheck.language.meaning",
     "citecheck.guard": "citecheck.judging.guard",
     "citecheck.support": "citecheck.judging.support",
     "citecheck.support_model": "citecheck.judging.support_model",
@@ -38,6 +38,17 @@ MOVED = {
     "citecheck.semantic": "citecheck.records.labels",
     "citecheck.judging.cross_encoder": "citecheck.judging.onnx_pair_classifier",
     "citecheck.judging.windows": "citecheck.judging.judge_windows",
+    "citecheck.judging.thresholds": "citecheck.thresholds",
+    "citecheck.judging.meaning": "citecheck.language.meaning",
+    "citecheck.language.chunking": "citecheck.documents.chunking",
+    "citecheck.papers.model": "citecheck.papers.values",
+    "citecheck.papers.errors": "citecheck.errors",
+    "citecheck.papers.bibliography": "citecheck.papers.library_bibliography",
+    "citecheck.records.files": "citecheck.records.record_files",
+    "citecheck.testing.catalogs": "citecheck.testing.catalog_conformance",
+    "citecheck.references.extract": "citecheck.references.finder",
+    "citecheck.quotes.report": "citecheck.quotes.quote_report",
+    "citecheck.references.report": "citecheck.references.reference_report",
 }
 """Old module name → where it lives now."""
 

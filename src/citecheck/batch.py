@@ -43,6 +43,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from citecheck import registry
 from citecheck.errors import (
     BackendError,
     CitecheckError,
@@ -56,12 +57,15 @@ from citecheck.report import DEFAULT_ACCEPTED, Report
 if TYPE_CHECKING:
     import pandas
 
-    from citecheck.protocols import Embedder
+    from citecheck.protocols import Embedder, Verifier
 
 __all__ = ["COLUMNS", "KINDS", "BatchVerifier", "ray_record_results"]
 
-Kind = Literal["records", "quotes", "answers"]
+Kind = Literal["records", "quotes", "answers", "markers", "references", "papers"]
 KINDS: tuple[str, ...] = ("records", "quotes", "answers")
+"""The batch kinds of earlier releases; any door's registry name is a kind too."""
+_DOORS = {"answers": "markers"}
+"""A kind → the door it runs through, where the names differ."""
 COLUMNS = ("citecheck_outcome", "citecheck_results", "citecheck_error")
 """The columns a batch gets, in this order."""
 
@@ -91,11 +95,13 @@ class BatchVerifier:
         embedder: Embedder | None = None,
         **options: Any,
     ) -> None:
-        if kind not in KINDS:
-            raise ConfigError(f"kind must be one of {KINDS}, got {kind!r}")
+        doors = registry.available("doors")
+        if kind not in KINDS and kind not in doors:
+            raise ConfigError(f"kind must be one of {KINDS} or a door ({doors}), got {kind!r}")
         if kind == "quotes" and sources is None:
             raise ConfigError("a batch of quotes needs the sources to find them in (sources=)")
         self.kind = kind
+        self.door_name = _DOORS.get(kind, kind)
         self.settings = _settings(kind, config, options)
         self.sources = sources
         self.column = column or _TEXT_COLUMN.get(kind)
@@ -156,10 +162,10 @@ class BatchVerifier:
             for text in table["citecheck_results"]
             for data in json.loads(text)
         ]
-        if self.kind == "answers":  # the pass policy the rows were judged by
+        if self.door_name == "markers":  # the pass policy the rows were judged by
             accepted = self.settings.get("accept", DEFAULT_ACCEPTED)
             return Report(tuple(results), kind="verify", accepted=frozenset(accepted))
-        return Report(tuple(results), kind=self.kind, count_once=self.kind == "records")
+        return Report(tuple(results), kind=self.door_name, count_once=self.door_name == "records")
 
     # -- the doors ----------------------------------------------------------------------------
 
@@ -180,21 +186,40 @@ class BatchVerifier:
         return checked
 
     def _door(self, rows: list[dict[str, Any]]) -> list[tuple[str, tuple[Result, ...], Any]]:
-        if self.kind == "records":
-            return self._records(rows)
-        if self.kind == "quotes":
-            return self._quotes(rows)
-        return self._answers(rows)
+        """The rows through the door, as its registry entry builds it (once per worker): a
+        door that takes items checks the whole batch at once, and each result goes back to
+        its row by the item position it names; a door that takes a text checks each row's."""
+        door = self._built()
+        if door.takes == "items":
+            return self._items(door, rows)
+        checked: list[tuple[str, tuple[Result, ...], Any]] = []
+        for row in rows:
+            own = row.get("sources")
+            sources = _row_sources(own) if own is not None else self._documents()
+            report = door.verify(self._text(row), sources)
+            checked.append((report.outcome, report.results, None))
+        return checked
 
-    def _records(self, rows: list[dict[str, Any]]) -> list[tuple[str, tuple[Result, ...], Any]]:
-        from citecheck.records import verify_records
-
-        records = rows if self.column is None else [_cell(self._text(r), "record") for r in rows]
-        report = verify_records(records, embedder=self._embedder(), config=self.settings)
+    def _items(
+        self, door: Verifier, rows: list[dict[str, Any]]
+    ) -> list[tuple[str, tuple[Result, ...], Any]]:
+        """A batch of items through one call; each result back to its row, without its
+        position in the batch (an engine's batch does not know the row's place in the whole:
+        :func:`ray_record_results`, which does, restores it)."""
+        if self.column is None:
+            items: list[Any] = rows
+        else:
+            items = [self._text(row) for row in rows]
+            if door.name == "records":
+                items = [_cell(item, "record") for item in items]
+        sources = self._documents() if self.sources is not None else None
+        report = door.verify(items, sources)
+        key = door.item_detail
+        assert key is not None, f"the {door.name} door takes items but names no item_detail"
         per_row: list[list[Result]] = [[] for _ in rows]
         for result in report.results:
-            details = {k: v for k, v in result.details.items() if k != "record"}
-            per_row[result.details["record"]].append(
+            details = {k: v for k, v in result.details.items() if k != key}
+            per_row[result.details[key]].append(
                 Result(
                     result.citation,
                     result.status,
@@ -208,49 +233,26 @@ class BatchVerifier:
             (
                 _outcome(results, report),
                 tuple(results),
-                next((r.details["error"] for r in results if "citation" not in r.details), None),
+                next((r.details["error"] for r in results if _failed_item(r)), None),
             )
             for results in per_row
         ]
 
-    def _quotes(self, rows: list[dict[str, Any]]) -> list[tuple[str, tuple[Result, ...], Any]]:
-        from citecheck.quotes import QuoteLocator
-
-        if "locator" not in self._loaded:
-            self._loaded["locator"] = QuoteLocator(self.settings, self.embedder)
-        quotes = [self._text(row) for row in rows]
-        report = self._loaded["locator"].run(quotes, self._documents())
-        return [(_outcome([r], report), (r,), None) for r in report.results]
-
-    def _answers(self, rows: list[dict[str, Any]]) -> list[tuple[str, tuple[Result, ...], Any]]:
-        from citecheck.verification.verifier import Verifier
-
-        if "verifier" not in self._loaded:
-            options = dict(self.settings)
+    def _built(self) -> Verifier:
+        """The door, built on the first batch of this worker and kept: its model, its search
+        structures, its caches."""
+        if "door" not in self._loaded:
+            if isinstance(self.settings, Mapping):
+                options = dict(self.settings)
+            else:
+                options = {"config": self.settings}
             if self.embedder is not None:
                 options.setdefault("embedder", self.embedder)
-            self._loaded["verifier"] = Verifier(**options)
-        verifier = self._loaded["verifier"]
-        checked = []
-        for row in rows:
-            own = row.get("sources")
-            sources = _row_sources(own) if own is not None else self._documents()
-            report = verifier.verify(self._text(row), sources)
-            checked.append((report.outcome, report.results, None))
-        return checked
+            self._loaded["door"] = registry.create("doors", self.door_name, **options)
+        door: Verifier = self._loaded["door"]
+        return door
 
     # -- what a worker loads once ---------------------------------------------------------------
-
-    def _embedder(self) -> Embedder | None:
-        """The records door's model, loaded on the first batch and kept."""
-        if self.embedder is not None:
-            return self.embedder
-        if "embedder" not in self._loaded:
-            from citecheck.records.validate import default_embedder
-
-            self._loaded["embedder"] = default_embedder(self.settings)
-        embedder: Embedder = self._loaded["embedder"]
-        return embedder
 
     def _documents(self) -> Any:
         """The sources given once, read (and prepared for search) on the first batch."""
@@ -287,6 +289,12 @@ def _settings(kind: str, config: Any, options: Mapping[str, Any]) -> Any:
     if config is not None and not isinstance(config, Mapping):
         raise ConfigError(f"answers take a mapping of Verifier options, not {config!r}")
     return {**dict(config or {}), **options}
+
+
+def _failed_item(result: Result) -> bool:
+    """Whether ``result`` stands for its whole item, which could not be checked: its details
+    hold an ``error`` and no ``citation`` position (a record that cannot be read)."""
+    return "error" in result.details and "citation" not in result.details
 
 
 def _outcome(results: Sequence[Result], report: Report) -> str:

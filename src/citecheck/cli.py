@@ -29,25 +29,24 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citecheck import __version__
+from citecheck import registry
+from citecheck._version import __version__
 from citecheck.documents import Document
 from citecheck.documents.files import decode_text, load_paths
 from citecheck.embedders.sentence_transformers import DEFAULT_MODEL
 from citecheck.errors import CitecheckError
-from citecheck.judging.thresholds import WORDS_VERIFIED
+from citecheck.thresholds import WORDS_VERIFIED
 from citecheck.verification.verifier import Verifier
 
 if TYPE_CHECKING:
     from citecheck.model import Result
-    from citecheck.records.files import Checkpoint
+    from citecheck.records.record_files import Checkpoint
     from citecheck.records.validate import RecordConfig
     from citecheck.references import ReferenceExtractor
     from citecheck.report import Report
 
 
 def _parser() -> argparse.ArgumentParser:
-    from citecheck.exports import FORMATS
-
     parser = argparse.ArgumentParser(prog="citecheck", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -174,7 +173,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     records.add_argument(
         "--format",
-        choices=sorted(FORMATS),
+        choices=registry.available("formats"),
         help="the report's format (default: from the --report file's suffix)",
     )
     records.add_argument(
@@ -399,11 +398,9 @@ def _refs_parser(commands: Any) -> None:
 
 def _output_options(command: argparse.ArgumentParser, *, required: bool = False) -> None:
     """``--format`` and ``-o``: a report in any format, to a file or standard output."""
-    from citecheck.exports import FORMATS
-
     command.add_argument(
         "--format",
-        choices=sorted(FORMATS),
+        choices=registry.available("formats"),
         help="the report's format (default: from the -o file's suffix; text on a terminal)",
     )
     command.add_argument(
@@ -606,7 +603,7 @@ def _quotes(args: argparse.Namespace) -> int:
 
 def _records(args: argparse.Namespace) -> int:
     from citecheck.exports import check_target, format_for
-    from citecheck.records.files import Checkpoint, checkpoint_path, read_records
+    from citecheck.records.record_files import Checkpoint, checkpoint_path, read_records
     from citecheck.records.validate import BLOCK_RECORDS
 
     checkpoint: Checkpoint | None = None
@@ -714,7 +711,7 @@ _INTERRUPTED = 130
 def _records_files(args: argparse.Namespace) -> tuple[RecordConfig, Path, Path]:
     """The options, the input and the output of ``citecheck records``, said on stderr; an
     output (or its checkpoint) that is the input, under any name, is an error."""
-    from citecheck.records.files import checkpoint_path, same_file
+    from citecheck.records.record_files import checkpoint_path, same_file
     from citecheck.records.validate import RecordConfig
 
     config_path = args.config or _found_config(args.input)
@@ -755,7 +752,7 @@ def _write_records(
     record could be validated (the input as a whole is bad)."""
     from collections import Counter
 
-    from citecheck.records.files import write_output
+    from citecheck.records.record_files import write_output
     from citecheck.records.validate import records_report
 
     done = list(checkpoint.results())

@@ -9,6 +9,8 @@ against ``ValueError`` or ``ImportError`` keeps working::
     │   ├── LocationError                   a location that cannot be parsed or does not exist
     │   │   └── LocationKindError           the source has no pages / sections / timings at all
     │   ├── SourceError                     sources that are not text, duplicate document ids, …
+    │   │   ├── PaperFileError              a file a paper library cannot add: names it and why
+    │   │   └── UnknownPaperError (LookupError) no paper under that key
     │   ├── StructureMapError               a structure map (or its file) that is malformed
     │   ├── ConfigError                     an unknown or invalid option
     │   ├── RecordError                     an index record (id, vector, metadata) that is malformed
@@ -24,6 +26,7 @@ against ``ValueError`` or ``ImportError`` keeps working::
 
 from __future__ import annotations
 
+from os import PathLike
 from typing import Any
 
 DISTRIBUTION = "pycitecheck"
@@ -42,11 +45,13 @@ __all__ = [
     "LocationKindError",
     "MissingDependencyError",
     "ModelFileError",
+    "PaperFileError",
     "RecordError",
     "SavedIndexError",
     "SourceError",
     "StructureMapError",
     "UnknownBackendError",
+    "UnknownPaperError",
     "WriteError",
 ]
 
@@ -70,6 +75,21 @@ class LocationKindError(LocationError):
 
 class SourceError(InputError):
     """The sources are unusable: not text, duplicate ids, a key that disagrees with its document."""
+
+
+class PaperFileError(SourceError):
+    """A file that cannot be added to a paper library (an encrypted PDF, a PDF with no text
+    layer, a damaged PDF, text that is not UTF-8, a bibliography with a key twice). The message
+    names the file; ``path`` is the file. The library is left exactly as it was. (A damaged
+    library folder is a :class:`SavedIndexError`, as for a saved index.)"""
+
+    def __init__(self, path: str | PathLike[str], message: str) -> None:
+        super().__init__(message)
+        self.path = str(path)
+
+
+class UnknownPaperError(SourceError, LookupError):
+    """No paper (and no bibliography entry) in the library has this key."""
 
 
 class StructureMapError(InputError):

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from citecheck.errors import InputError
 from citecheck.locations import Location
+from citecheck.registry import load
 
 __all__ = [
     "CONTEXT_CHARS",
@@ -31,6 +32,8 @@ __all__ = [
     "Span",
     "Status",
     "StructuredReference",
+    "as_citation",
+    "as_location",
 ]
 
 
@@ -178,6 +181,53 @@ def plain_reduce(value: Any) -> tuple[Any, ...]:
     return rebuild, (type(value), fields)
 
 
+def as_citation(citation: Any) -> Citation:
+    """A :class:`Citation` from any object with the attributes of the
+    :class:`~citecheck.protocols.Citation` contract (a plugin's own citation type): read, not
+    changed. A :class:`Citation` is returned as it is; an object lacking ``source_id`` is an
+    :class:`~citecheck.errors.InputError` naming what it lacks."""
+    if isinstance(citation, Citation):
+        return citation
+    source_id = getattr(citation, "source_id", None)
+    if not isinstance(source_id, str) or not source_id:
+        raise InputError(
+            f"a citation needs a source_id (a non-empty str); {type(citation).__name__} has "
+            f"{source_id!r}"
+        )
+    location = getattr(citation, "location", None)
+    if location is not None and not isinstance(location, Location):
+        location = as_location(location)
+    span, text_span = getattr(citation, "span", None), getattr(citation, "text_span", None)
+    return Citation(
+        source_id=source_id,
+        location=location,
+        excerpt=getattr(citation, "excerpt", None),
+        claim=getattr(citation, "claim", None),
+        span=span if isinstance(span, Span) or span is None else Span(*span),
+        raw=getattr(citation, "raw", "") or "",
+        syntax=getattr(citation, "syntax", "") or "",
+        locator=getattr(citation, "locator", None),
+        text_span=(
+            text_span if isinstance(text_span, Span) or text_span is None else Span(*text_span)
+        ),
+    )
+
+
+def as_location(location: Any) -> Location:
+    """A :class:`~citecheck.Location` from any object with the attributes of the
+    :class:`~citecheck.protocols.Location` contract (``kind``, ``start``, ``end``, ``name``),
+    checked as a ``Location`` checks itself."""
+    if isinstance(location, Location):
+        return location
+    try:
+        return Location(location.kind, location.start, location.end, location.name)
+    except AttributeError as exc:
+        raise InputError(
+            f"a location needs kind, start, end and name; {type(location).__name__} lacks "
+            f"{exc.name}"
+        ) from None
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """Where a piece of text was found.
@@ -217,9 +267,7 @@ class Evidence:
         return Span(self.start, self.end)
 
     def _repr_html_(self) -> str:
-        from citecheck.exports._html import repr_evidence_html
-
-        return repr_evidence_html(self)
+        return _notebook_view(self)
 
     def where(self) -> str:
         """Where the evidence stands, for reasons: ``p. 14, line 3 of 'paper'``."""
@@ -296,9 +344,7 @@ class Result:
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     def _repr_html_(self) -> str:
-        from citecheck.exports._html import repr_result_html
-
-        return repr_result_html(self)
+        return _notebook_view(self)
 
     @property
     def confidence_label(self) -> ConfidenceLabel:
@@ -391,3 +437,9 @@ class Presence:
     exists: bool | None
     reason: str
     text: str | None = None
+
+
+def _notebook_view(value: object) -> str:
+    """What Jupyter shows: the registered ``html`` view (:mod:`citecheck.registry`)."""
+    view: str = load("views", "html")(value)
+    return view

@@ -1,31 +1,117 @@
-"""The contracts a backend fulfils, all in one place. Each is one or two methods.
+"""The contracts, all in one place. Each is one or two methods, or a few attributes.
 
-Third-party backends implement these and register under the entry-point groups
-``citecheck.matchers``, ``citecheck.syntaxes`` and ``citecheck.indexes``;
-:mod:`citecheck.testing` has conformance suites that check an implementation against the
-contract.
+The design's three: :class:`Citation` and :class:`Location` (what any citation and any location
+must offer, so a plugin's own types work wherever citecheck's do) and :class:`Verifier`, the
+*door*: anything that takes a text or items, and sources, and returns one
+:class:`~citecheck.Report`. Then the backends: :class:`Matcher`, :class:`CitationSyntax`,
+:class:`Embedder`, :class:`Judge`, :class:`Index`, :class:`ReferenceCatalog` and
+:class:`Format`. Third-party ones register under the entry-point groups ``citecheck.doors``,
+``citecheck.matchers``, ``citecheck.syntaxes``, ``citecheck.indexes``, ``citecheck.schemes``
+and ``citecheck.formats`` (:mod:`citecheck.registry`); :mod:`citecheck.testing` has
+conformance suites that check an implementation against its contract.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from citecheck.documents import Document
     from citecheck.indexes.filters import Filter
     from citecheck.indexes.records import Hit, Record
     from citecheck.model import Evidence, Marker, Presence, Span, StructuredReference
+    from citecheck.report import Report
 
 __all__ = [
+    "Citation",
     "CitationSyntax",
     "Embedder",
+    "Format",
     "Index",
     "Judge",
+    "Location",
     "Matcher",
     "ReferenceCatalog",
     "TokenLimited",
+    "Verifier",
 ]
+
+
+@runtime_checkable
+class Location(Protocol):
+    """Where in a source a citation points: what :meth:`~citecheck.Document.resolve` reads.
+
+    ``kind`` is ``"lines"``, ``"page"``, ``"section"``, ``"chars"``, ``"paragraph"``,
+    ``"time"`` or ``"general"``; ``start`` and ``end`` bound it (inclusive, except ``chars``, a
+    Python slice), ``name`` is a section's slug or title. :class:`citecheck.Location` is one;
+    any object with these four attributes is read the same way.
+    """
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def start(self) -> int | None: ...
+
+    @property
+    def end(self) -> int | None: ...
+
+    @property
+    def name(self) -> str | None: ...
+
+
+@runtime_checkable
+class Citation(Protocol):
+    """One citation: the source it names, where in it, and what it says stands there.
+
+    ``excerpt`` is text claimed to stand there verbatim, ``claim`` the statement the citation
+    backs; ``locator`` the location as written, ``location`` the parsed one (``None`` when it
+    could not be read: the place is then unchecked). :class:`citecheck.Citation` is one;
+    :meth:`citecheck.Verifier.check` takes any object with these attributes.
+    """
+
+    @property
+    def source_id(self) -> str: ...
+
+    @property
+    def location(self) -> Location | None: ...
+
+    @property
+    def excerpt(self) -> str | None: ...
+
+    @property
+    def claim(self) -> str | None: ...
+
+    @property
+    def locator(self) -> str | None: ...
+
+
+@runtime_checkable
+class Verifier(Protocol):
+    """A door: takes a text or items, and sources, and returns one :class:`~citecheck.Report`.
+
+    ``name`` is its name in the registry's ``doors`` group (``markers``, ``quotes``,
+    ``references``, ``records``, ``papers``); ``takes`` says what ``subject`` is: ``"text"``,
+    one text whose citations are checked (a report per text), or ``"items"``, a sequence
+    checked together (quotes, records: one or more results per item, in order, each naming
+    its item's position in ``details[item_detail]``; ``item_detail`` is ``None`` for a door of
+    texts). ``sources`` is what the door checks against (documents, a catalog, a paper
+    library), or ``None`` for a door whose items carry their own or that was built with them.
+    Every door reports a failure of one citation or item as that result's ``UNCHECKED``
+    status and goes on, and never changes what it was given. :class:`citecheck.Verifier` is
+    the door of citation markers.
+    """
+
+    name: str
+    takes: Literal["text", "items"]
+    item_detail: str | None
+
+    def verify(self, subject: Any, sources: Any, /) -> Report:
+        """Check every citation of ``subject`` against ``sources``: one report."""
+        ...
 
 
 @runtime_checkable
@@ -166,4 +252,28 @@ class ReferenceCatalog(Protocol):
         self, references: Sequence[StructuredReference]
     ) -> Mapping[StructuredReference, Presence]:
         """The presence of each reference."""
+        ...
+
+
+@runtime_checkable
+class Format(Protocol):
+    """A file format a :class:`~citecheck.Report` is written in (``md``, ``html``, ``junit``).
+
+    ``name`` is what ``--format`` and ``Report.save(path, format)`` call it; ``suffixes`` the
+    file suffixes it is chosen by, lower case with the dot, the first the one it writes;
+    ``binary`` is true for a format that is a file and not text (``xlsx``). Registered in the
+    ``formats`` group (entry points ``citecheck.formats``); formats know nothing of
+    verification.
+    """
+
+    name: str
+    suffixes: tuple[str, ...]
+    binary: bool
+
+    def render(self, report: Report) -> str:
+        """The report as this format's text (a binary format raises ``ConfigError``)."""
+        ...
+
+    def write(self, report: Report, path: Path) -> None:
+        """Write the report to ``path`` whole: a reader never sees half a file."""
         ...

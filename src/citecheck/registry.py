@@ -1,25 +1,40 @@
 """Backends by name: built-ins as ``"module:attribute"`` strings imported only when asked for,
 third-party ones through entry points (one name loaded at a time).
 
-Groups: ``matchers`` (entry points ``citecheck.matchers``), ``syntaxes``
-(``citecheck.syntaxes``), ``indexes`` (``citecheck.indexes``) and ``schemes``
+Groups: ``doors`` (entry points ``citecheck.doors``: each a class or function that, given
+its options, builds a :class:`~citecheck.protocols.Verifier`, the door that takes a text or
+items and sources and returns a Report), ``matchers`` (``citecheck.matchers``), ``syntaxes``
+(``citecheck.syntaxes``), ``indexes`` (``citecheck.indexes``), ``schemes``
 (``citecheck.schemes``: reference schemes, each a function returning a
-:class:`~citecheck.references.ReferenceScheme`). A name nobody registered raises
-:class:`~citecheck.errors.UnknownBackendError` listing the names that are known.
+:class:`~citecheck.references.ReferenceScheme`), ``formats`` (``citecheck.formats``: the file
+formats a report is written in, each a :class:`~citecheck.protocols.Format` object) and
+``views`` (``citecheck.views``: other shapes of a report, each a callable: ``html``, what a
+notebook shows for a report, a result or a piece of evidence; ``pandas``, a data frame). A
+name nobody registered raises :class:`~citecheck.errors.UnknownBackendError` listing the names
+that are known.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from importlib import import_module
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from citecheck.errors import ConfigError, UnknownBackendError
 
-__all__ = ["available", "create", "load"]
+__all__ = ["available", "create", "format_for", "load"]
 
 _BUILTINS: dict[str, dict[str, str]] = {
+    "doors": {
+        "markers": "citecheck.verification.verifier:Verifier",
+        "quotes": "citecheck.quotes.locator:QuoteLocator",
+        "references": "citecheck.references.verify:ReferenceVerifier",
+        "records": "citecheck.records.validate:RecordVerifier",
+        "papers": "citecheck.papers.draft_verifier:DraftVerifier",
+    },
     "matchers": {
         "exact": "citecheck.matchers.exact:ExactMatcher",
         "fuzzy": "citecheck.matchers.fuzzy:FuzzyMatcher",
@@ -42,9 +57,38 @@ _BUILTINS: dict[str, dict[str, str]] = {
         "valmiki_ramayana": "citecheck.references.builtin:valmiki_ramayana",
         "bible": "citecheck.references.builtin:bible",
     },
+    "formats": {
+        "json": "citecheck.exports.formats:JSON",
+        "jsonl": "citecheck.exports.formats:JSONL",
+        "csv": "citecheck.exports.formats:CSV",
+        "xlsx": "citecheck.exports.formats:XLSX",
+        "md": "citecheck.exports.formats:MARKDOWN",
+        "html": "citecheck.exports.formats:HTML",
+        "junit": "citecheck.exports.formats:JUNIT",
+        "text": "citecheck.exports.formats:TEXT",
+    },
+    "views": {
+        "html": "citecheck.exports.formats:NOTEBOOK",
+        "pandas": "citecheck.exports._table:to_pandas",
+    },
 }
-_REQUIRED_METHOD = {"matchers": "find", "syntaxes": "scan", "indexes": "search", "schemes": "book"}
-_SINGULAR = {"matchers": "matcher", "syntaxes": "syntax", "indexes": "index", "schemes": "scheme"}
+_REQUIRED_METHOD = {
+    "doors": "verify",
+    "matchers": "find",
+    "syntaxes": "scan",
+    "indexes": "search",
+    "schemes": "book",
+    "formats": "render",
+}
+_SINGULAR = {
+    "doors": "door",
+    "matchers": "matcher",
+    "syntaxes": "syntax",
+    "indexes": "index",
+    "schemes": "scheme",
+    "formats": "format",
+    "views": "view",
+}
 
 
 def _group(group: str) -> dict[str, str]:
@@ -85,3 +129,32 @@ def create(group: str, spec: Any, **options: Any) -> Any:
     if method and not callable(getattr(spec, method, None)):
         raise ConfigError(f"{spec!r} is not a {_SINGULAR[group]}: it has no {method}() method")
     return spec
+
+
+def format_for(path: str | os.PathLike[str], format: str | None = None) -> Any:
+    """The registered :class:`~citecheck.protocols.Format` to write ``path`` in: ``format``
+    when given (a format's name, or one of its suffixes such as ``markdown``, in any case),
+    else the one whose suffixes hold the path's, in any case. Built-in formats are asked
+    first. :class:`~citecheck.ConfigError` names the path and the known formats otherwise."""
+    names = available("formats")
+    if format is not None:
+        wanted = format.strip().lower().lstrip(".")
+        if wanted in names:
+            return load("formats", wanted)
+        for name in names:
+            chosen: Any = load("formats", name)
+            if f".{wanted}" in chosen.suffixes:
+                return chosen
+        raise ConfigError(f"unknown report format {format!r}; known: {', '.join(names)}")
+    suffix = Path(path).suffix.lower()
+    known: list[str] = []
+    for name in names:
+        found: Any = load("formats", name)
+        if suffix and suffix in found.suffixes:
+            return found
+        known.extend(found.suffixes)
+    raise ConfigError(
+        f"cannot tell the report format of {os.fspath(path)!r} from its suffix "
+        f"{suffix or '(none)'!r}; use one of {', '.join(known)} or name the format "
+        f"({', '.join(names)})"
+    )

@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import IO, TYPE_CHECKING, Any, Literal
 
 from citecheck.model import Result, Status, plain_reduce
+from citecheck.registry import format_for, load
 
 if TYPE_CHECKING:
     import pandas
@@ -172,10 +173,8 @@ class Report:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def to_jsonl(self) -> str:
-        """One JSON object per result, one line each (see :mod:`citecheck.exports`)."""
-        from citecheck import exports
-
-        return exports.to_jsonl(self)
+        """One JSON object per result, one line each (the ``jsonl`` format)."""
+        return str(_format("jsonl").export(self))
 
     def to_csv(
         self,
@@ -186,87 +185,51 @@ class Report:
         """One row per result; the text when ``target`` is ``None``, else written there. A
         cell a spreadsheet would run as a formula starts with an apostrophe unless
         ``formulas="keep"`` (:func:`citecheck.exports.to_csv`)."""
-        from citecheck import exports
-
-        return exports.to_csv(self, target, formulas=formulas)
+        written: str | None = _format("csv").export(self, target, formulas=formulas)
+        return written
 
     def to_excel(self, path: str | Path) -> None:
         """A workbook for review, lowest confidence first (the ``excel`` extra)."""
-        from citecheck import exports
-
-        exports.to_excel(self, path)
+        _format("xlsx").export(self, path)
 
     def to_markdown(self) -> str:
         """A Markdown report: summary, then a table of every result."""
-        from citecheck import exports
-
-        return exports.to_markdown(self)
+        return str(_format("md").export(self))
 
     def to_junit(self) -> str:
         """JUnit XML: one test case per result, failures carrying the reason, for CI."""
-        from citecheck import exports
-
-        return exports.to_junit(self)
+        return str(_format("junit").export(self))
 
     def to_html(self) -> str:
         """One self-contained HTML page: the text with its citations highlighted by status."""
-        from citecheck import exports
-
-        return exports.to_html(self)
+        return str(_format("html").export(self))
 
     def to_pandas(self) -> pandas.DataFrame:
         """One row per result, evidence flattened (pandas is imported now)."""
-        from citecheck import exports
-
-        return exports.to_pandas(self)
+        frame: pandas.DataFrame = load("views", "pandas")(self)
+        return frame
 
     def save(self, path: str | Path, format: str | None = None) -> None:
         """Write the report whole (a temporary file renamed into place), in ``format`` or the
-        one the file's suffix names."""
-        from citecheck import exports
-
-        exports.save(self, path, format)
+        one the file's suffix names: any registered format
+        (:func:`citecheck.registry.format_for`)."""
+        format_for(path, format).write(self, Path(path))
 
     def _repr_html_(self) -> str:
-        from citecheck import exports
-
-        return exports.repr_html(self)
+        view: str = load("views", "html")(self)
+        return view
 
     def to_text(self) -> str:
         """A short human-readable listing: one line per citation (per distinct one, with how
         often it is written, when the report counts them once; led by the line of the text it
         stands on when the door knows it, and followed by its suggested fix when there is
         one), the mappings and warnings, then the summary and the outcome."""
-        from citecheck.exports import _text
-
-        lines = []
-        listed = self.citations() if self.count_once else [(r, 1) for r in self.results]
-        for r, count in listed:
-            where = f":{r.citation.locator}" if r.citation.locator else ""
-            repeated = f" (cited {count} times)" if count > 1 else ""
-            line = r.details.get("line")
-            at = f"line {line}: " if isinstance(line, int) else ""
-            lines.append(
-                f"{r.status.value.upper():<15} {r.confidence:4.2f}  "
-                f"{at}{r.citation.source_id}{where}  {r.reason}{repeated}"
-            )
-            fix = _text.suggestion(r)
-            if fix:
-                lines.append(f"{'':<21}fix: {fix}")
-        lines.extend(f"mapped: {m.describe()}" for m in self.mappings)
-        lines.extend(f"warning: {w}" for w in self.warnings)
-        s = self.summary()
-        rate = "n/a" if s["pass_rate"] is None else f"{s['pass_rate']:.0%}"
-        written = f" ({s['occurrences']} occurrences)" if s["occurrences"] != s["total"] else ""
-        plural = "" if s["total"] == 1 else "s"
-        verdict = _VERDICT_WORDS[self.outcome]
-        lines.append(f"{s['total']} citation{plural}{written}, pass rate {rate}, {verdict}")
-        if self.phantom_citations:
-            lines.append("phantom citations: " + ", ".join(self.phantom_citations))
-        return "\n".join(lines)
+        return str(_format("text").export(self))
 
 
-_VERDICT_WORDS = {"PASS": "PASSED", "FAIL": "FAILED", "UNCHECKED": "UNCHECKED"}
+def _format(name: str) -> Any:
+    """A built-in format, from the registry: the report knows no file format itself."""
+    return load("formats", name)
 
 
 def _cited(result: Result) -> str:

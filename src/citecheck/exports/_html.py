@@ -123,7 +123,7 @@ def to_html(report: Report) -> str:
     """The whole page: a summary bar, warnings and phantom citations, the citing text with
     its citations highlighted (when the report has one), every result grouped by status with
     its evidence in context, then the mappings, metrics and run settings."""
-    from citecheck import __version__
+    from citecheck._version import __version__
 
     title = f"citecheck report: {report.kind}, {report.outcome}"
     results, data = _results_section(report)

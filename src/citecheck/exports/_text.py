@@ -28,6 +28,7 @@ __all__ = [
     "status_word",
     "suggestion",
     "summary_parts",
+    "to_text",
     "xml_text",
 ]
 
@@ -125,3 +126,38 @@ def suggestion(result: Result) -> str:
     message = str(correction.get("message") or "")
     revision = correction.get("revision")
     return f"{message} \u2192 {revision}" if revision else message
+
+
+_VERDICT_WORDS = {"PASS": "PASSED", "FAIL": "FAILED", "UNCHECKED": "UNCHECKED"}
+
+
+def to_text(report: Report) -> str:
+    """A short human-readable listing: one line per citation (per distinct one, with how often
+    it is written, when the report counts them once; led by the line of the text it stands on
+    when the door knows it, and followed by its suggested fix when there is one), the mappings
+    and warnings, then the summary and the outcome."""
+    lines = []
+    listed = report.citations() if report.count_once else [(r, 1) for r in report.results]
+    for r, count in listed:
+        where = f":{r.citation.locator}" if r.citation.locator else ""
+        repeated = f" (cited {count} times)" if count > 1 else ""
+        line = r.details.get("line")
+        at = f"line {line}: " if isinstance(line, int) else ""
+        lines.append(
+            f"{r.status.value.upper():<15} {r.confidence:4.2f}  "
+            f"{at}{r.citation.source_id}{where}  {r.reason}{repeated}"
+        )
+        fix = suggestion(r)
+        if fix:
+            lines.append(f"{'':<21}fix: {fix}")
+    lines.extend(f"mapped: {m.describe()}" for m in report.mappings)
+    lines.extend(f"warning: {w}" for w in report.warnings)
+    s = report.summary()
+    rate = "n/a" if s["pass_rate"] is None else f"{s['pass_rate']:.0%}"
+    written = f" ({s['occurrences']} occurrences)" if s["occurrences"] != s["total"] else ""
+    plural = "" if s["total"] == 1 else "s"
+    verdict = _VERDICT_WORDS[report.outcome]
+    lines.append(f"{s['total']} citation{plural}{written}, pass rate {rate}, {verdict}")
+    if report.phantom_citations:
+        lines.append("phantom citations: " + ", ".join(report.phantom_citations))
+    return "\n".join(lines)

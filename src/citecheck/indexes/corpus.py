@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck import registry
 from citecheck.documents import Document
+from citecheck.documents.chunking import Chunk, model_chunks
 from citecheck.documents.split import Sources, as_documents
 from citecheck.documents.structure import PAGE_MARKER
 from citecheck.embedders.cache import token_budget
 from citecheck.errors import ConfigError, InputError
 from citecheck.indexes.filters import Filter, check_filter
 from citecheck.indexes.records import MetadataValue, Record
-from citecheck.language.chunking import Chunk, model_chunks
 from citecheck.language.tokens import TokenBudget, token_windows
 from citecheck.model import Evidence
 

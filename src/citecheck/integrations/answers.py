@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from citecheck.documents.chunking import builtin_splitter
 from citecheck.errors import ConfigError, InputError
-from citecheck.language.chunking import builtin_splitter
 from citecheck.model import Result, Span, Status
 from citecheck.report import Report
 from citecheck.verification.verifier import Verifier

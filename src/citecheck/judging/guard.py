@@ -1,8 +1,8 @@
 """The meaning guard: the changes of meaning that no score may forgive in a claim.
 
 A claim may paraphrase its source, so its wording is not checked word for word the way a
-quotation's is (:func:`~citecheck.judging.meaning.meaning_differences`). A paraphrase is judged by a
-similarity score, a fitted support model, an NLI judge or an LLM, and every one of them can
+quotation's is (:func:`~citecheck.language.meaning.meaning_differences`). A paraphrase is judged
+by a similarity score, a fitted support model, an NLI judge or an LLM, and every one of them can
 rate "The drug reduced mortality" as supported by "The drug did not reduce mortality", or "over
 six months" by "over three months": the sentences share everything but the one fact that
 matters. So after any scorer has spoken, :func:`claim_conflicts` looks for the three changes a
@@ -31,13 +31,6 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import pairwise
 
-from citecheck.judging.meaning import (
-    ANTONYMS_BY_INITIAL,
-    STOP_WORDS,
-    comparable_words,
-    fold_letters,
-    opposite_words,
-)
 from citecheck.language.lexicon import (
     FEW_QUANTIFIERS,
     MOST_QUANTIFIERS,
@@ -50,6 +43,13 @@ from citecheck.language.lexicon import (
     function_words,
     guess_language,
     number_words_as_digits,
+)
+from citecheck.language.meaning import (
+    ANTONYMS_BY_INITIAL,
+    STOP_WORDS,
+    comparable_words,
+    fold_letters,
+    opposite_words,
 )
 from citecheck.language.negation import DENIALS, NEGATIVE_WORDS, negated
 from citecheck.language.numbers import NUMBER_WORDS, Quantity

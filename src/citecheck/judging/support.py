@@ -45,6 +45,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from citecheck.documents import Document
+from citecheck.documents.chunking import Chunk, chunk_text
 from citecheck.embedders.scale import embedder_name, on_support_scale
 from citecheck.errors import ConfigError
 from citecheck.judging import verdict
@@ -73,13 +74,12 @@ from citecheck.judging.support_model import (
     neighbourhood,
     support_signals,
 )
-from citecheck.judging.thresholds import CONTRADICTION, COSINE_BANDS, JUDGE_BANDS, WORDS_VERIFIED
-from citecheck.language.chunking import Chunk, chunk_text
 from citecheck.language.lexicon import LANGUAGE_NAMES, guess_language
 from citecheck.language.text import CONTENT_WORD, WORD, normalize, sentence_spans, uncased
 from citecheck.matchers.embedding import EmbeddingMatcher
 from citecheck.matchers.fuzzy import FuzzyMatcher
 from citecheck.model import Evidence, Span
+from citecheck.thresholds import CONTRADICTION, COSINE_BANDS, JUDGE_BANDS, WORDS_VERIFIED
 
 if TYPE_CHECKING:
     from citecheck.language.tokens import TokenBudget
@@ -183,7 +183,7 @@ class Look:
     def outcome(self) -> Literal["confirms", "doubts", "refutes", "unread"]:
         """``confirms`` (support at or above the judge's ``partial`` bound: the grade stands),
         ``doubts`` (below it: a supported claim is partly supported), ``refutes`` (below it
-        and a contradiction at :data:`~citecheck.judging.thresholds.CONTRADICTION` or more:
+        and a contradiction at :data:`~citecheck.thresholds.CONTRADICTION` or more:
         unsupported, the passage contradicts it) or ``unread``."""
         if self.unread:
             return "unread"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from citecheck.judging.meaning import negation_counts
+from citecheck.language.meaning import negation_counts
 from citecheck.language.numbers import numbers_present
 from citecheck.language.quantities import quantities_in, without_references
 from citecheck.language.text import CONTENT_WORD, normalize

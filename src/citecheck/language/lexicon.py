@@ -113,7 +113,7 @@ DIRECTION_PAIRS = (
 )  # fmt: skip
 """Stems of words that are each other's opposite, word for word ("decelerated" for
 "accelerated", "daalde" for "steeg"), beside the English pairs of
-:mod:`citecheck.judging.meaning`; the rest of each word must be an ending. Words that say a
+:mod:`citecheck.language.meaning`; the rest of each word must be an ending. Words that say a
 direction in other words ("slower" against "speed up", "decreases" against "higher") are
 read by :func:`direction`, with what they are the direction of."""
 

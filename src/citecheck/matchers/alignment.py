@@ -168,7 +168,7 @@ def _snap_to_words(
     return fuzz.ratio(target, haystack[best_start:best_end]), best_start, best_end
 
 
-"""Signs that carry meaning (:mod:`citecheck.judging.meaning` compares them), never word
+"""Signs that carry meaning (:mod:`citecheck.language.meaning` compares them), never word
 characters."""
 
 

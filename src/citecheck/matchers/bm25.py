@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.documents import Document
 from citecheck.errors import ConfigError, MissingDependencyError
-from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.language.text import WORD, normalize
 from citecheck.matchers.alignment import Alignment, align, widen_to_words
 from citecheck.matchers.exact import ExactMatcher
 from citecheck.matchers.needle import needle
 from citecheck.matchers.windows import Window, auto_window_size, document_offsets, make_windows
 from citecheck.model import Evidence, Span
+from citecheck.thresholds import WORDS_VERIFIED
 
 if TYPE_CHECKING:
     import numpy as np

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from citecheck.documents import Document
-from citecheck.judging.meaning import differences_at, elided_negations, noun_for
+from citecheck.language.meaning import differences_at, elided_negations, noun_for
 from citecheck.model import Evidence, Span
 
 __all__ = [

@@ -1,12 +1,12 @@
 """Meaning, not wording: the source sentences closest to a text by embedding cosine.
 
 A claim that paraphrases its source shares few words with it, so the lexical matchers miss it.
-This matcher splits a document into sentence chunks (:mod:`citecheck.language.chunking`, with
+This matcher splits a document into sentence chunks (:mod:`citecheck.documents.chunking`, with
 offsets into the original text), embeds them once, and ranks them by cosine similarity to the query.
 
 The model reads only so many tokens of a text (:func:`~citecheck.embedders.token_budget`), so
 a chunk longer than that, such as a transcript with no punctuation, is cut into overlapping
-windows that fit (:func:`~citecheck.language.chunking.model_chunks`), and a query longer than that
+windows that fit (:func:`~citecheck.documents.chunking.model_chunks`), and a query longer than that
 is embedded as the mean of its windows. A window holds a sentence among much else, so when one of
 the best few chunks for a query is a window, the matcher looks inside it at windows as long as
 the query and reports the best of them when it scores higher: the stretch that says what the
@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from citecheck.documents import Document
+from citecheck.documents.chunking import Chunk, ModelChunks, model_chunks
 from citecheck.embedders.cache import CachedEmbedder, embed_texts, token_budget
 from citecheck.errors import ConfigError
-from citecheck.language.chunking import Chunk, ModelChunks, model_chunks
 from citecheck.language.tokens import TokenBudget, token_windows
 from citecheck.matchers.preselect import WordPresence, preselected
 from citecheck.model import Evidence, Span

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
-from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.matchers.alignment import Alignment, align, widen_to_words
 from citecheck.matchers.needle import needle, normalized_region
 from citecheck.matchers.word_index import WordIndex, could_hold, is_large
 from citecheck.model import Evidence, Span
+from citecheck.thresholds import WORDS_VERIFIED
 
 _PAIRS_KEPT = 1 / 3  # of a passage's word pairs that survive the slips a match may have
 

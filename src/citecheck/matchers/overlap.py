@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
-from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.language.text import normalize, sentence_spans
 from citecheck.matchers.needle import normalized_region
 from citecheck.model import Evidence, Span
+from citecheck.thresholds import WORDS_VERIFIED
 
 __all__ = ["OverlapMatcher", "significant_words"]
 

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citecheck.judging.meaning import STOP_WORDS
+from citecheck.language.meaning import STOP_WORDS
 from citecheck.language.text import KEY_WORD, normalize
 
 __all__ = ["WordPresence", "preselected"]

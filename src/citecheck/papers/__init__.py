@@ -12,10 +12,10 @@ Importing this package imports no optional dependency: pypdf (``pdf``), bibtexpa
 (``bib``), bm25s (``bm25``) and the embedders are imported only when used.
 """
 
+from citecheck.errors import PaperFileError, UnknownPaperError
+from citecheck.papers.draft_verifier import DraftVerifier
 from citecheck.papers.drafts import Draft, DraftCitation, read_draft
-from citecheck.papers.errors import PaperFileError, UnknownPaperError
 from citecheck.papers.library import PaperLibrary
-from citecheck.papers.model import BibliographyImport, PaperChunk, PaperMetadata, PaperPage
 from citecheck.papers.search import FusionOptions, PaperHit
 from citecheck.papers.validation import (
     SUPPORT_LABELS,
@@ -24,6 +24,7 @@ from citecheck.papers.validation import (
     Reviser,
     quote_reviser,
 )
+from citecheck.papers.values import BibliographyImport, PaperChunk, PaperMetadata, PaperPage
 
 __all__ = [
     "SUPPORT_LABELS",
@@ -31,6 +32,7 @@ __all__ = [
     "Correction",
     "Draft",
     "DraftCitation",
+    "DraftVerifier",
     "FusionOptions",
     "PaperChunk",
     "PaperFileError",

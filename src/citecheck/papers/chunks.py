@@ -1,6 +1,6 @@
 """A paper cut into page- and section-aware sentence chunks.
 
-Chunks are :func:`citecheck.language.chunking.chunk_text`'s sentence chunks, so a paper is cut
+Chunks are :func:`citecheck.documents.chunking.chunk_text`'s sentence chunks, so a paper is cut
 as every other source is; each gets the page numbers of its first and last character and the
 section holding it, read from the paper's :class:`~citecheck.Document`, so a passage found later
 is cited with its page without the paper being read again.
@@ -15,10 +15,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from citecheck.documents.chunking import chunk_text
 from citecheck.documents.document import Document
 from citecheck.documents.structure import PAGE_MARKER
-from citecheck.language.chunking import chunk_text
-from citecheck.papers.model import PaperChunk
+from citecheck.papers.values import PaperChunk
 
 __all__ = ["ChunkOptions", "paper_chunks"]
 

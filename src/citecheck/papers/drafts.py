@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from citecheck.documents import Document
 from citecheck.language.text import sentence_spans
 from citecheck.model import Citation, Span
-from citecheck.papers.model import PaperMetadata
+from citecheck.papers.values import PaperMetadata
 from citecheck.syntax.extract import extract_text
 from citecheck.syntax.reference_list import ReferenceList
 from citecheck.verification.resolution import Resolved, SourceResolver

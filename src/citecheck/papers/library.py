@@ -19,25 +19,31 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from citecheck.documents.bibliography import read_bibliography
+from citecheck.documents.chunking import builtin_splitter, default_splitter
 from citecheck.documents.document import Document
 from citecheck.documents.structure import Page
-from citecheck.errors import ConfigError, MissingDependencyError, SavedIndexError, SourceError
+from citecheck.errors import (
+    ConfigError,
+    MissingDependencyError,
+    PaperFileError,
+    SavedIndexError,
+    SourceError,
+    UnknownPaperError,
+)
 from citecheck.judging.support import SupportAssessor
 from citecheck.judging.support_judge import SupportJudge, default_judge
-from citecheck.language.chunking import builtin_splitter, default_splitter
 from citecheck.language.text import WORD, normalize, uncased
-from citecheck.papers.bibliography import check_unique_keys, entry_file
 from citecheck.papers.chunks import ChunkOptions, paper_chunks
-from citecheck.papers.errors import PaperFileError, UnknownPaperError
-from citecheck.papers.model import BibliographyImport, PaperChunk, PaperMetadata, PaperPage
+from citecheck.papers.library_bibliography import check_unique_keys, entry_file
 from citecheck.papers.readers import PageRecord, read_paper
 from citecheck.papers.search import FusionOptions, LibrarySearch, PaperHit
 from citecheck.papers.store import Entry, Repair, Store, Transaction
+from citecheck.papers.validation import Quote, Reviser, cite, quote_reviser, validate, validate_doc
+from citecheck.papers.values import BibliographyImport, PaperChunk, PaperMetadata, PaperPage
 from citecheck.papers.vectors import default_embedder, embedder_name, from_npy, to_npy
 
 if TYPE_CHECKING:
     from citecheck.model import Result
-    from citecheck.papers.validation import Quote, Reviser
     from citecheck.protocols import Embedder, Index
     from citecheck.report import Report
 
@@ -260,8 +266,6 @@ class PaperLibrary:
         """The ``k`` best quotes of the paper ``key`` for a claim or search terms, best first:
         each the passage that carries it, with its pages, section and confidence
         (``str(quote)`` reads ``[key, p. 213–214] "…" (Results) confidence 0.87``)."""
-        from citecheck.papers.validation import cite
-
         return cite(self, key, text, k)
 
     def validate(
@@ -279,8 +283,6 @@ class PaperLibrary:
         ``details["correction"]`` the fix when it fails (the right page, the paper's words).
         ``reviser`` rewrites the claim from the correction (``"builtin"``:
         :func:`~citecheck.papers.validation.quote_reviser`; ``None``: no revision)."""
-        from citecheck.papers.validation import quote_reviser, validate
-
         chosen = quote_reviser if reviser == "builtin" else reviser
         return validate(self, key, claim, page, reviser=chosen)
 
@@ -295,8 +297,6 @@ class PaperLibrary:
         and ``@key [p. 12]``, and ``[1]`` with the draft's reference list; each result has
         the draft's ``line`` in its details. Unknown keys are ``NOT_FOUND``, a page past the
         end too; the report exports as every report does (Markdown, HTML, JSON, JUnit)."""
-        from citecheck.papers.validation import quote_reviser, validate_doc
-
         chosen = quote_reviser if reviser == "builtin" else reviser
         return validate_doc(self, draft, reviser=chosen)
 

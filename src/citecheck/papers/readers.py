@@ -17,9 +17,8 @@ from pathlib import Path
 
 from citecheck.documents.files import decode_text
 from citecheck.documents.structure import PAGE_MARKER, find_pages
-from citecheck.errors import SourceError
+from citecheck.errors import PaperFileError, SourceError
 from citecheck.papers.docling import docling_pages, is_docling
-from citecheck.papers.errors import PaperFileError
 
 __all__ = ["PageRecord", "PaperText", "read_paper"]
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.indexes.records import Record
 from citecheck.matchers.bm25 import BM25Index, tokenize
-from citecheck.papers.model import PaperChunk
+from citecheck.papers.values import PaperChunk
 
 if TYPE_CHECKING:
     from citecheck.protocols import Index

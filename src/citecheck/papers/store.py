@@ -53,7 +53,7 @@ from citecheck._atomic import (
     write_new_file,
 )
 from citecheck.errors import SavedIndexError, WriteError
-from citecheck.papers.model import PaperMetadata
+from citecheck.papers.values import PaperMetadata
 
 __all__ = [
     "COPY",

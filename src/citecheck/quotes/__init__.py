@@ -2,6 +2,6 @@
 
 from citecheck.quotes.config import QuoteConfig
 from citecheck.quotes.locator import QuoteLocator
-from citecheck.quotes.report import QuoteReport, QuoteRow
+from citecheck.quotes.quote_report import QuoteReport, QuoteRow
 
 __all__ = ["QuoteConfig", "QuoteLocator", "QuoteReport", "QuoteRow"]

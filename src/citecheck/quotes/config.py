@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 from citecheck._config import check_keys, read_options
 from citecheck.errors import ConfigError
-from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.matchers.bm25 import ENGINES, TRIM_METHODS
+from citecheck.thresholds import WORDS_VERIFIED
 
 __all__ = ["NODE_TYPE", "QuoteConfig", "TrimMethod"]
 

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Generic, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from citecheck._identity_cache import IdentityCache
-from citecheck.documents import Document
-from citecheck.errors import ConfigError
+from citecheck.documents import Document, Sources, as_documents
+from citecheck.errors import ConfigError, InputError
 from citecheck.judging import verdict
 from citecheck.judging.guard import leading_denial
-from citecheck.judging.meaning import differences_at
+from citecheck.language.meaning import differences_at
 from citecheck.language.text import NormalizedText, normalize
 from citecheck.matchers.bm25 import Passage, SearchOptions, WindowSearch, tokenize
 from citecheck.matchers.ellipsis import fragment_differences, split_fragments, tight
@@ -32,7 +33,7 @@ from citecheck.model import Citation, Result, Span, Status
 from citecheck.protocols import Embedder
 from citecheck.quotes.config import QuoteConfig
 from citecheck.quotes.inputs import Unreadable
-from citecheck.quotes.report import QuoteReport, QuoteRow, quote_metrics
+from citecheck.quotes.quote_report import QuoteReport, QuoteRow, quote_metrics
 
 if TYPE_CHECKING:
     from citecheck.embedders import SentenceTransformerEmbedder
@@ -63,18 +64,45 @@ class _Outcome:
 
 
 class QuoteLocator:
-    """Locate many quotes in one corpus with one configuration (reuse it across runs).
+    """Locate many quotes in one corpus with one configuration (reuse it across runs): the
+    quotes door (``doors`` registry name ``quotes``).
 
-    The windows and their BM25 index are kept between runs over the same
-    :class:`~citecheck.Document` objects with the same window size, so a batch after the
-    first costs only its quotes: pass the same documents to every run.
+    ``config`` is a :class:`~citecheck.quotes.QuoteConfig`, a mapping or a TOML / YAML / JSON
+    file, and keyword ``options`` override it. The windows and their BM25 index are kept
+    between runs over the same :class:`~citecheck.Document` objects with the same window size,
+    so a batch after the first costs only its quotes: pass the same documents to every run.
     """
 
-    def __init__(self, config: QuoteConfig | None = None, embedder: Embedder | None = None):
-        self.config = config or QuoteConfig()
+    name: ClassVar[str] = "quotes"
+    """Its name in the registry's ``doors`` group."""
+    takes: ClassVar[Literal["text", "items"]] = "items"
+    item_detail: ClassVar[str | None] = "index"
+
+    def __init__(
+        self,
+        config: QuoteConfig | Mapping[str, Any] | str | Path | None = None,
+        embedder: Embedder | None = None,
+        **options: Any,
+    ) -> None:
+        self.config = QuoteConfig.merged(config, options)
         self.embedder = embedder if embedder is not None else embedder_for(self.config)
         self._searches: IdentityCache[WindowSearch] = IdentityCache(_KEPT_SEARCHES)
         self._word_indexes: IdentityCache[WordIndex] = IdentityCache(_KEPT_SEARCHES)
+
+    def verify(
+        self,
+        quotes: Sequence[object],
+        sources: Sources,
+        *,
+        progress: Progress | None = None,
+    ) -> QuoteReport:
+        """Locate every quote in ``sources`` (no location needed): one result per quote, in
+        order (:func:`citecheck.verify_quotes`)."""
+        if isinstance(quotes, str | bytes):
+            raise InputError(
+                "quotes must be a sequence of quotes, not a single string; wrap it in [...]"
+            )
+        return self.run(quotes, list(as_documents(sources).values()), progress)
 
     def run(
         self,

@@ -18,7 +18,7 @@ from citecheck.errors import InputError
 from citecheck.matchers.windows import MIN_WINDOW
 
 if TYPE_CHECKING:
-    from citecheck.quotes.report import QuoteReport
+    from citecheck.quotes.quote_report import QuoteReport
 
 __all__ = ["methods_text"]
 
@@ -59,7 +59,7 @@ def methods_text(
 
 
 def _methods(report: QuoteReport) -> str:
-    from citecheck import __version__
+    from citecheck._version import __version__
 
     config = report.config
     stats = report.stats()

@@ -51,9 +51,9 @@ from citecheck.judging.support import (
     word_coverage,
 )
 from citecheck.judging.support_judge import SupportJudge, default_judge
-from citecheck.judging.thresholds import COVERAGE_BANDS, LABEL_BANDS, WORDS_VERIFIED
 from citecheck.language.text import SURROGATE, WORD
 from citecheck.model import Evidence, Span, Status
+from citecheck.thresholds import COVERAGE_BANDS, LABEL_BANDS, WORDS_VERIFIED
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder

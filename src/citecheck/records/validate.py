@@ -27,12 +27,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from citecheck._config import check_keys, read_options
 from citecheck.errors import CitecheckError, ConfigError, InputError
 from citecheck.judging import verdict
-from citecheck.judging.thresholds import LABEL_BANDS
 from citecheck.model import Citation, Result, Status
 from citecheck.records.labels import (
     DEFAULT_LABEL_SET,
@@ -44,6 +43,7 @@ from citecheck.records.labels import (
     label_names,
 )
 from citecheck.report import Report
+from citecheck.thresholds import LABEL_BANDS
 
 if TYPE_CHECKING:
     from citecheck.protocols import Embedder
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_RECORD_DEPTH",
     "RecordConfig",
+    "RecordVerifier",
     "default_embedder",
     "iter_record_results",
     "iter_validated_records",
@@ -224,6 +225,53 @@ def verify_records(
         with_errors=sum(record.failed for record in judged),
         config=settings,
     )
+
+
+class RecordVerifier:
+    """The records door (``doors`` registry name ``records``): one configuration, one model,
+    many batches of records. ``config`` is a :class:`RecordConfig`, a mapping or a file, and
+    keyword ``options`` override it; ``embedder`` replaces the model ``model_name`` names,
+    which is otherwise loaded on the first batch and kept. Each record carries its own source
+    text, so :meth:`verify` takes no sources."""
+
+    name: ClassVar[str] = "records"
+    """Its name in the registry's ``doors`` group."""
+    takes: ClassVar[Literal["text", "items"]] = "items"
+    item_detail: ClassVar[str | None] = "record"
+
+    def __init__(
+        self,
+        config: RecordConfig | Mapping[str, Any] | str | Path | None = None,
+        embedder: Embedder | None = None,
+        **options: Any,
+    ) -> None:
+        self.config = RecordConfig.merged(config, options)
+        self.embedder = embedder
+
+    def __repr__(self) -> str:
+        return f"RecordVerifier(model_name={self.config.model_name!r})"
+
+    def verify(
+        self,
+        records: Sequence[Mapping[str, Any]],
+        sources: None = None,
+        *,
+        progress: Progress | None = None,
+    ) -> Report:
+        """Label every citation of every record: :func:`verify_records` with this door's
+        options and model."""
+        if sources is not None:
+            raise InputError(
+                "records carry their own source text (the source_field of each record); "
+                "the records door takes no sources"
+            )
+        if self.embedder is None:
+            if isinstance(records, str | bytes) or not isinstance(records, Sequence):
+                raise InputError(f"records must be a list of objects, got {type(records).__name__}")
+            self.embedder = default_embedder(self.config)
+        return verify_records(
+            records, embedder=self.embedder, config=self.config, progress=progress
+        )
 
 
 def records_report(

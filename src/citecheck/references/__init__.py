@@ -10,10 +10,10 @@ from citecheck.references.bible import PythonBibleCatalog
 from citecheck.references.builtin import bible, valmiki_ramayana
 from citecheck.references.catalogs import Presence, StructureMap
 from citecheck.references.evaluate import Evaluation, ItemOutcome, evaluate_dataset, read_jsonl
-from citecheck.references.extract import Lookalike, Mention, ReferenceExtractor
+from citecheck.references.finder import Lookalike, Mention, ReferenceExtractor
 from citecheck.references.index_catalog import IndexCatalog
 from citecheck.references.policies import DEFAULT_POLICIES, Policy
-from citecheck.references.report import ReferenceReport
+from citecheck.references.reference_report import ReferenceReport
 from citecheck.references.scheme import (
     Book,
     ReferenceScheme,

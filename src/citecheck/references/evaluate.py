@@ -27,7 +27,7 @@ from citecheck.judging import verdict
 from citecheck.language.text import json_escaped
 from citecheck.model import Citation, Result, Status
 from citecheck.references.policies import DEFAULT_POLICIES, Policy
-from citecheck.references.report import ReferenceReport
+from citecheck.references.reference_report import ReferenceReport
 from citecheck.references.verify import ReferenceVerifier
 from citecheck.report import Report
 

@@ -10,25 +10,26 @@ answer without references passes is its template's policy (:mod:`.policies`).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from citecheck import registry
 from citecheck.documents import Document
 from citecheck.errors import BackendError, ConfigError, InputError
 from citecheck.judging import verdict
-from citecheck.judging.meaning import differences_at, noun_for
-from citecheck.judging.thresholds import WORDS_VERIFIED
+from citecheck.language.meaning import differences_at, noun_for
 from citecheck.model import Citation, Evidence, Marker, Reference, Result, Span, Status
 from citecheck.protocols import Index, Matcher, ReferenceCatalog
 from citecheck.references.catalogs import Presence, StructureMap
-from citecheck.references.extract import Mention, ReferenceExtractor
+from citecheck.references.finder import Mention, ReferenceExtractor
 from citecheck.references.policies import DEFAULT_POLICIES, Policy, check_policies, policy_for
-from citecheck.references.report import ReferenceReport
+from citecheck.references.reference_report import ReferenceReport
 from citecheck.references.scheme import ReferenceScheme, StructuredReference
 from citecheck.syntax.excerpts import Attachment, attach
+from citecheck.thresholds import WORDS_VERIFIED
 from citecheck.verification.verifier import Verifier
 
 __all__ = ["Against", "ReferenceVerifier", "scheme_named", "verify_references"]
@@ -101,8 +102,14 @@ class ReferenceVerifier:
     catalog has none. ``matchers`` and ``threshold`` check quotes as :class:`~citecheck.Verifier`
     does. ``require_citations`` fails an answer that cites nothing. An answer verified with its
     ``template`` follows that template's policy instead: ``policies`` (``T1`` required, ``T3``
-    optional by default), ``default_policy`` for the others.
+    optional by default), ``default_policy`` for the others. It is the references door
+    (``doors`` registry name ``references``).
     """
+
+    name: ClassVar[str] = "references"
+    """Its name in the registry's ``doors`` group."""
+    takes: ClassVar[Literal["text", "items"]] = "text"
+    item_detail: ClassVar[str | None] = None
 
     def __init__(
         self,
@@ -128,8 +135,16 @@ class ReferenceVerifier:
     def __repr__(self) -> str:
         return f"ReferenceVerifier({self.scheme.name!r}, against={self.catalog!r})"
 
-    def verify(self, text: str, *, template: str | None = None) -> ReferenceReport:
-        """The report on the references in ``text``, an answer of ``template`` if given."""
+    def verify(
+        self, text: str, against: Against = None, *, template: str | None = None
+    ) -> ReferenceReport:
+        """The report on the references in ``text``, an answer of ``template`` if given,
+        against the catalog this verifier was built with, or ``against`` when given (anything
+        ``against=`` of the constructor takes)."""
+        if against is not None:
+            door = copy.copy(self)
+            door.catalog = catalog_for(against, self.scheme)
+            return door.verify_many([text], templates=[template])[0]
         return self.verify_many([text], templates=[template])[0]
 
     def verify_many(

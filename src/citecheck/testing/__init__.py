@@ -12,9 +12,16 @@ Subclass a suite in your test module and provide its fixture::
 Importing this package needs pytest.
 """
 
-from citecheck.testing.catalogs import CatalogConformance
+from citecheck.testing.catalog_conformance import CatalogConformance
+from citecheck.testing.doors import DoorConformance
 from citecheck.testing.fakes import HashingEmbedder
 from citecheck.testing.indexes import IndexConformance
 from citecheck.testing.matchers import MatcherConformance
 
-__all__ = ["CatalogConformance", "HashingEmbedder", "IndexConformance", "MatcherConformance"]
+__all__ = [
+    "CatalogConformance",
+    "DoorConformance",
+    "HashingEmbedder",
+    "IndexConformance",
+    "MatcherConformance",
+]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from citecheck import registry
 from citecheck._identity_cache import IdentityCache
@@ -28,13 +28,14 @@ from citecheck.errors import (
     LocationKindError,
 )
 from citecheck.judging import verdict
-from citecheck.judging.meaning import differences_at, noun_for
 from citecheck.judging.support import Assessment, Grade, SupportAssessor
 from citecheck.judging.support_model import FITTED_SUPPORT_MODEL, SupportModel
+from citecheck.language.meaning import differences_at, noun_for
 from citecheck.locations import Location
 from citecheck.matchers.ellipsis import match_fragments, split_fragments
 from citecheck.matchers.word_index import WordIndex
-from citecheck.model import Citation, Evidence, Result, Span, Status
+from citecheck.model import Citation, Evidence, Result, Span, Status, as_citation
+from citecheck.protocols import Citation as CitationLike
 from citecheck.protocols import Embedder, Judge, Matcher
 from citecheck.report import DEFAULT_ACCEPTED, Report
 from citecheck.verification.resolution import Resolved, SourceResolver, Unresolved, known_ids
@@ -47,9 +48,9 @@ from citecheck.judging.guard import (
     leading_denial,
     sentence_around,
 )
-from citecheck.judging.thresholds import WORDS_VERIFIED
 from citecheck.language.text import WORD, normalize
 from citecheck.syntax.extract import extract_text
+from citecheck.thresholds import WORDS_VERIFIED
 
 __all__ = ["Verifier"]
 
@@ -126,6 +127,11 @@ class Verifier:
     ``UNCHECKED``, not ``NOT_FOUND``; and an excerpt or claim missing at its place is looked for
     elsewhere among the ``index_candidates`` chunks closest in meaning, not in every document.
     """
+
+    name: ClassVar[str] = "markers"
+    """Its name in the registry's ``doors`` group."""
+    takes: ClassVar[Literal["text", "items"]] = "text"
+    item_detail: ClassVar[str | None] = None
 
     def __init__(
         self,
@@ -313,8 +319,11 @@ class Verifier:
             self._word_index(documents).build()
         return documents
 
-    def check(self, citation: Citation, documents: Mapping[str, Document]) -> Result:
-        """The verdict on one citation against documents by id."""
+    def check(self, citation: CitationLike, documents: Mapping[str, Document]) -> Result:
+        """The verdict on one citation against documents by id. ``citation`` is a
+        :class:`~citecheck.Citation` or any object with the attributes of the
+        :class:`~citecheck.protocols.Citation` contract (a plugin's own type)."""
+        citation = as_citation(citation)
         try:
             return self._check(citation, documents)
         except BackendError as exc:

@@ -12,7 +12,7 @@ import json
 import re
 from pathlib import Path
 
-from citecheck.papers.errors import PaperFileError
+from citecheck.errors import PaperFileError
 
 __all__ = ["check_unique_keys", "entry_file"]
 

@@ -20,6 +20,7 @@ from typing import IO, Any, Literal
 
 from citecheck.model import Evidence, Result, Status
 from citecheck.quotes.config import QuoteConfig
+from citecheck.quotes.methods import methods_text
 from citecheck.report import Report
 
 __all__ = ["ROW_FIELDS", "QuoteReport", "QuoteRow", "quote_metrics"]
@@ -204,8 +205,6 @@ class QuoteReport(Report):
     ) -> str:
         """A methods paragraph and a validation paragraph for a paper, with this run's
         parameters and numbers (see :func:`citecheck.quotes.methods.methods_text`)."""
-        from citecheck.quotes.methods import methods_text
-
         return methods_text(self, paraphrases=paraphrases, hallucinations=hallucinations)
 
     def to_dict(self) -> dict[str, Any]:
@@ -234,24 +233,24 @@ class QuoteReport(Report):
         """The quote rows as CSV, one line per quote, columns :data:`ROW_FIELDS`; a cell a
         spreadsheet would run as a formula starts with an apostrophe unless
         ``formulas="keep"``."""
-        from citecheck import exports
-
         columns, rows = self.quote_table()
+        from citecheck import exports  # a report is written: not at import
+
         return exports.to_csv(self, target, columns=columns, rows=rows, formulas=formulas)
 
     def stats_to_csv(self, target: str | Path | IO[str]) -> None:
         """The statistics in melted form: ``variable,value`` lines."""
-        from citecheck import exports
-
         rows = [{"variable": k, "value": v} for k, v in self.stats().items()]
+        from citecheck import exports  # a report is written: not at import
+
         exports.to_csv(self, target, columns=("variable", "value"), rows=rows)
 
     def to_excel(self, path: str | Path) -> None:
         """A workbook for review (the ``excel`` extra): rows sorted by confidence, lowest first,
         text columns 80 wide and wrapped, number columns 15 wide; statistics on a second sheet."""
-        from citecheck import exports
-
         columns, rows = self.quote_table()
+        from citecheck import exports  # a report is written: not at import
+
         exports.to_excel(
             self,
             path,
@@ -261,19 +260,3 @@ class QuoteReport(Report):
             summary_sheet="stats",
             text_columns=_TEXT_COLUMNS,
         )
-
-    def save(self, path: str | Path, format: str | None = None) -> None:
-        """Write the report in the format the file name (or ``format``) asks for, all at once
-        (a temporary file renamed into place). CSV and Excel files hold the quote rows."""
-        from citecheck import exports
-
-        path = Path(path)
-        chosen = exports.format_for(path, format)
-        if chosen == "csv":
-            exports.check_target(path)
-            self.to_csv(path)
-        elif chosen == "xlsx":
-            exports.check_target(path)
-            self.to_excel(path)
-        else:
-            exports.save(self, path, chosen)
