@@ -106,8 +106,10 @@ def test_answers_against_shared_sources_and_bad_settings() -> None:
         BatchVerifier("tweets")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="sources"):
         BatchVerifier("quotes")
-    with pytest.raises(ConfigError, match="Verifier options"):
-        BatchVerifier("answers", config="strict")
+    with pytest.raises(ConfigError, match="cannot read config strict"):
+        BatchVerifier("answers", config="strict")  # a config file, as every door reads one
+    with pytest.raises(ConfigError, match="unknown verifier option"):
+        BatchVerifier("answers", treshold=0.9)
     with pytest.raises(ConfigError, match="similarity_treshold"):
         BatchVerifier("records", similarity_treshold=0.5)  # said before any worker starts
     with pytest.raises(InputError, match="DataFrame"):

@@ -5,27 +5,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from citecheck.documents import Sources
 from citecheck.errors import InputError
 from citecheck.model import Citation, Evidence
 from citecheck.protocols import Embedder
-from citecheck.quotes import QuoteConfig, QuoteLocator, QuoteReport
+from citecheck.quotes import QuoteConfig, QuoteLocator, QuoteOptions, QuoteReport
 from citecheck.report import Report
 from citecheck.syntax import extract_citations
+from citecheck.verification.options import VerifyOptions
 from citecheck.verification.verifier import Verifier
 
 __all__ = ["extract", "locate", "verify", "verify_quotes"]
 
 
-def verify(text: str, sources: Sources, **options: Any) -> Report:
+def verify(text: str, sources: Sources, **options: Unpack[VerifyOptions]) -> Report:
     """Check every citation in ``text`` against ``sources``.
 
     ``sources`` is a mapping of id to text or :class:`~citecheck.Document`, or an iterable of
     documents. ``options`` are those of :class:`~citecheck.Verifier` (``matchers``,
     ``threshold``, ``accept``, ``require_citations``, ``numeric_sources``, ``bibliography``,
-    ``syntax``, …).
+    ``syntax``, …), typed (:class:`~citecheck.verification.options.VerifyOptions`).
     """
     return Verifier(**options).verify(text, sources)
 
@@ -45,7 +46,7 @@ def extract(text: str, syntax: Any = "auto") -> list[Citation]:
     return citations
 
 
-def locate(quote: str, sources: Sources, **options: Any) -> list[Evidence]:
+def locate(quote: str, sources: Sources, **options: Unpack[VerifyOptions]) -> list[Evidence]:
     """Where ``quote`` stands in ``sources``, best first; empty when it stands nowhere.
 
     ``options`` are those of :class:`~citecheck.Verifier` (``matchers``, ``threshold``, …).
@@ -60,7 +61,7 @@ def verify_quotes(
     config: QuoteConfig | Mapping[str, Any] | str | Path | None = None,
     embedder: Embedder | None = None,
     progress: Callable[[int, int], None] | None = None,
-    **options: Any,
+    **options: Unpack[QuoteOptions],
 ) -> QuoteReport:
     """Locate every quote in ``sources`` (no location needed) and say how exactly it stands.
 

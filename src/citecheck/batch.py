@@ -102,7 +102,7 @@ class BatchVerifier:
             raise ConfigError("a batch of quotes needs the sources to find them in (sources=)")
         self.kind = kind
         self.door_name = _DOORS.get(kind, kind)
-        self.settings = _settings(kind, config, options)
+        self.settings = _settings(self.door_name, config, options)
         self.sources = sources
         self.column = column or _TEXT_COLUMN.get(kind)
         self.embedder = embedder
@@ -163,7 +163,7 @@ class BatchVerifier:
             for data in json.loads(text)
         ]
         if self.door_name == "markers":  # the pass policy the rows were judged by
-            accepted = self.settings.get("accept", DEFAULT_ACCEPTED)
+            accepted = getattr(self.settings, "accept", DEFAULT_ACCEPTED)
             return Report(tuple(results), kind="verify", accepted=frozenset(accepted))
         return Report(tuple(results), kind=self.door_name, count_once=self.door_name == "records")
 
@@ -242,13 +242,12 @@ class BatchVerifier:
         """The door, built on the first batch of this worker and kept: its model, its search
         structures, its caches."""
         if "door" not in self._loaded:
+            factory: Any = registry.load("doors", self.door_name)
+            given = {} if self.embedder is None else {"embedder": self.embedder}
             if isinstance(self.settings, Mapping):
-                options = dict(self.settings)
+                self._loaded["door"] = factory(**{**self.settings, **given})
             else:
-                options = {"config": self.settings}
-            if self.embedder is not None:
-                options.setdefault("embedder", self.embedder)
-            self._loaded["door"] = registry.create("doors", self.door_name, **options)
+                self._loaded["door"] = factory.from_config(self.settings, **given)
         door: Verifier = self._loaded["door"]
         return door
 
@@ -275,19 +274,14 @@ class BatchVerifier:
         return row[self.column]
 
 
-def _settings(kind: str, config: Any, options: Mapping[str, Any]) -> Any:
-    """The door's options, read now (a bad one fails here, not on every worker): a
-    ``RecordConfig``, a ``QuoteConfig``, or the ``Verifier``'s keyword options."""
-    if kind == "records":
-        from citecheck.records import RecordConfig
-
-        return RecordConfig.merged(config, options)
-    if kind == "quotes":
-        from citecheck.quotes import QuoteConfig
-
-        return QuoteConfig.merged(config, options)
+def _settings(door: str, config: Any, options: Mapping[str, Any]) -> Any:
+    """The door's options, read now (a bad one fails here, not on every worker): its options
+    type (``options_type``) over ``config``, or, for a door without one, a mapping."""
+    options_type = getattr(registry.load("doors", door), "options_type", None)
+    if options_type is not None:
+        return options_type.merged(config, options)
     if config is not None and not isinstance(config, Mapping):
-        raise ConfigError(f"answers take a mapping of Verifier options, not {config!r}")
+        raise ConfigError(f"the {door} door takes a mapping of options, not {config!r}")
     return {**dict(config or {}), **options}
 
 

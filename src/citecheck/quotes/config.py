@@ -5,16 +5,16 @@ node this replaces, with its ``type: VerifyQuotes`` line, is read as it is."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
-from pathlib import Path
-from typing import Any, Literal
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal, TypedDict
 
-from citecheck._config import check_keys, read_options
+from citecheck._config import Options
 from citecheck.errors import ConfigError
 from citecheck.matchers.bm25 import ENGINES, TRIM_METHODS
 from citecheck.thresholds import WORDS_VERIFIED
 
-__all__ = ["NODE_TYPE", "QuoteConfig", "TrimMethod"]
+__all__ = ["NODE_TYPE", "QuoteConfig", "QuoteOptions", "TrimMethod"]
 
 TrimMethod = Literal["fuzzy", "sliding_bm25", "hybrid"]
 NODE_TYPE = "VerifyQuotes"
@@ -23,8 +23,10 @@ files citecheck reads unchanged. Any other ``type`` is for another node, and an 
 
 
 @dataclass(frozen=True, slots=True)
-class QuoteConfig:
-    """Every option of :func:`citecheck.verify_quotes`, with its default.
+class QuoteConfig(Options):
+    """Every option of :func:`citecheck.verify_quotes`, with its default (the options type of
+    the quotes door: :meth:`from_mapping`, :meth:`from_file`, :meth:`merged` and
+    :meth:`to_dict` as every door's; ``threshold`` is read as ``match_threshold``).
 
     ``window_size`` ``None`` means 1.1 × the longest quote, capped at ``max_window_size``;
     ``overlap`` ``None`` means 30 % of the window. ``ellipsis_max_gap`` is in windows (``None``:
@@ -52,6 +54,9 @@ class QuoteConfig:
     low_match_threshold: float = 0.9
     context_chars: int = 300
     embedding_model: str | None = None
+
+    _what: ClassVar[str] = "quote"
+    _aliases: ClassVar[Mapping[str, str]] = MappingProxyType({"threshold": "match_threshold"})
 
     def __post_init__(self) -> None:
         problems = []
@@ -87,38 +92,36 @@ class QuoteConfig:
             raise ConfigError("invalid quote configuration: " + "; ".join(problems))
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> QuoteConfig:
-        """Options from a mapping; unknown keys raise :class:`ConfigError` naming them. A
-        ``type`` key may say ``VerifyQuotes`` (:data:`NODE_TYPE`) and nothing else."""
-        options = dict(values)
-        node = options.pop("type", NODE_TYPE)
+    def _read(cls, values: dict[str, Any]) -> dict[str, Any]:
+        """A ``type`` key may say ``VerifyQuotes`` (:data:`NODE_TYPE`) and nothing else."""
+        node = values.pop("type", NODE_TYPE)
         if node != NODE_TYPE:
             raise ConfigError(
                 f"these options are for type {node!r}; quote options may only say type: {NODE_TYPE}"
             )
-        check_keys(options, (f.name for f in fields(cls)), "quote")
-        return cls(**options)
+        return values
 
-    @classmethod
-    def from_file(cls, path: str | Path) -> QuoteConfig:
-        """Options from a ``.toml``, ``.yaml`` / ``.yml`` or ``.json`` file."""
-        return cls.from_mapping(read_options(path))
 
-    @classmethod
-    def merged(cls, config: object, options: Mapping[str, Any]) -> QuoteConfig:
-        """``config`` (a :class:`QuoteConfig`, a mapping, a file path or ``None``) with the
-        keyword ``options`` over it: how every door that takes quote options reads them."""
-        if isinstance(config, QuoteConfig):
-            base = config.to_dict()
-        elif isinstance(config, str | Path):
-            base = cls.from_file(config).to_dict()
-        elif config is None or isinstance(config, Mapping):
-            base = dict(config or {})
-        else:
-            raise ConfigError(
-                f"config must be a QuoteConfig, a mapping or a file path, not {config!r}"
-            )
-        return cls.from_mapping({**base, **options})
+class QuoteOptions(TypedDict, total=False):
+    """The keyword options of :func:`citecheck.verify_quotes` and
+    :class:`~citecheck.quotes.QuoteLocator`, typed: the fields of :class:`QuoteConfig`, and
+    ``threshold``, the common name of ``match_threshold``."""
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    window_size: int | None
+    overlap: int | None
+    max_window_size: int
+    engine: str
+    bm25_k1: float
+    bm25_b: float
+    candidates: int
+    ellipsis_max_gap: int | None
+    trim_spans: bool
+    trim_method: TrimMethod
+    trim_padding: int
+    min_fuzzy_ratio: float
+    expand_window_neighbors: int
+    match_threshold: float
+    low_match_threshold: float
+    context_chars: int
+    embedding_model: str | None
+    threshold: float

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, Unpack
 
 from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document, Sources, as_documents
@@ -31,7 +31,7 @@ from citecheck.matchers.windows import auto_window_size
 from citecheck.matchers.word_index import WordIndex
 from citecheck.model import Citation, Result, Span, Status
 from citecheck.protocols import Embedder
-from citecheck.quotes.config import QuoteConfig
+from citecheck.quotes.config import QuoteConfig, QuoteOptions
 from citecheck.quotes.inputs import Unreadable
 from citecheck.quotes.quote_report import QuoteReport, QuoteRow, quote_metrics
 
@@ -75,6 +75,7 @@ class QuoteLocator:
 
     name: ClassVar[str] = "quotes"
     """Its name in the registry's ``doors`` group."""
+    options_type: ClassVar[type[QuoteConfig]] = QuoteConfig
     takes: ClassVar[Literal["text", "items"]] = "items"
     item_detail: ClassVar[str | None] = "index"
 
@@ -82,12 +83,24 @@ class QuoteLocator:
         self,
         config: QuoteConfig | Mapping[str, Any] | str | Path | None = None,
         embedder: Embedder | None = None,
-        **options: Any,
+        **options: Unpack[QuoteOptions],
     ) -> None:
         self.config = QuoteConfig.merged(config, options)
         self.embedder = embedder if embedder is not None else embedder_for(self.config)
         self._searches: IdentityCache[WindowSearch] = IdentityCache(_KEPT_SEARCHES)
         self._word_indexes: IdentityCache[WordIndex] = IdentityCache(_KEPT_SEARCHES)
+
+    @classmethod
+    def from_config(
+        cls,
+        config: QuoteConfig | Mapping[str, Any] | str | Path | None = None,
+        *,
+        embedder: Embedder | None = None,
+        **options: Unpack[QuoteOptions],
+    ) -> QuoteLocator:
+        """The door from its options type, a mapping or a file, keyword ``options`` over it:
+        as every door is built from its options."""
+        return cls(config, embedder, **options)
 
     def verify(
         self,

@@ -6,6 +6,7 @@ checkpoints (:mod:`~citecheck.records.record_files`)."""
 from citecheck.records.validate import (
     MAX_RECORD_DEPTH,
     RecordConfig,
+    RecordOptions,
     RecordVerifier,
     iter_record_results,
     iter_validated_records,
@@ -17,6 +18,7 @@ from citecheck.records.validate import (
 __all__ = [
     "MAX_RECORD_DEPTH",
     "RecordConfig",
+    "RecordOptions",
     "RecordVerifier",
     "iter_record_results",
     "iter_validated_records",

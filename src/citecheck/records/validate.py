@@ -25,11 +25,12 @@ import copy
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict, Unpack
 
-from citecheck._config import check_keys, read_options
+from citecheck._config import Options
 from citecheck.errors import CitecheckError, ConfigError, InputError
 from citecheck.judging import verdict
 from citecheck.model import Citation, Result, Status
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_RECORD_DEPTH",
     "RecordConfig",
+    "RecordOptions",
     "RecordVerifier",
     "default_embedder",
     "iter_record_results",
@@ -84,8 +86,12 @@ _TEXT_OPTIONS = (
 
 
 @dataclass(frozen=True, slots=True)
-class RecordConfig:
-    """The options of a record batch, with their defaults (a file may give any subset).
+class RecordConfig(Options):
+    """The options of a record batch, with their defaults (a file may give any subset): the
+    options type of the records door (:meth:`from_mapping`, :meth:`from_file`,
+    :meth:`merged` and :meth:`to_dict` as every door's). The common names ``threshold``,
+    ``embedding_model`` and ``min_claim_words`` are read as ``similarity_threshold``,
+    ``model_name`` and ``min_citation_length_words``.
 
     ``similarity_threshold`` is the lower bound of "likely true"; ``very_likely_true``,
     ``ambiguous`` and ``likely_untrue`` the other bounds (see :class:`~citecheck.records.labels.
@@ -118,6 +124,15 @@ class RecordConfig:
     data_file_name: str | None = None
     output_file_name: str | None = None
     label_set: str = DEFAULT_LABEL_SET
+
+    _what: ClassVar[str] = "record"
+    _aliases: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {
+            "threshold": "similarity_threshold",
+            "embedding_model": "model_name",
+            "min_claim_words": "min_citation_length_words",
+        }
+    )
 
     def __post_init__(self) -> None:
         problems = []
@@ -160,44 +175,14 @@ class RecordConfig:
             likely_untrue=self.likely_untrue,
         )
 
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> RecordConfig:
-        """Options from a mapping; unknown keys raise :class:`ConfigError` naming them."""
-        check_keys(values, (f.name for f in fields(cls)), "record")
-        return cls(**values)
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> RecordConfig:
-        """Options from a ``.toml`` or ``.json`` (or ``.yaml``) file."""
-        return cls.from_mapping(read_options(path))
-
-    @classmethod
-    def merged(cls, config: object, options: Mapping[str, Any]) -> RecordConfig:
-        """``config`` (a :class:`RecordConfig`, a mapping, a file path or ``None``) with the
-        keyword ``options`` over it: how every door that takes record options reads them."""
-        if isinstance(config, RecordConfig):
-            base = config.to_dict()
-        elif isinstance(config, str | Path):
-            base = cls.from_file(config).to_dict()
-        elif config is None or isinstance(config, Mapping):
-            base = dict(config or {})
-        else:
-            raise ConfigError(
-                f"config must be a RecordConfig, a mapping or a file path, not {config!r}"
-            )
-        return cls.from_mapping({**base, **options})
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 def verify_records(
     records: Sequence[Mapping[str, Any]],
     *,
     embedder: Embedder | None = None,
-    config: RecordConfig | Mapping[str, Any] | None = None,
+    config: RecordConfig | Mapping[str, Any] | str | Path | None = None,
     progress: Progress | None = None,
-    **options: Any,
+    **options: Unpack[RecordOptions],
 ) -> Report:
     """Label every citation of every record; the :class:`~citecheck.Report` of them all
     (``kind="records"``).
@@ -227,6 +212,36 @@ def verify_records(
     )
 
 
+class RecordOptions(TypedDict, total=False):
+    """The keyword options of the records door (:func:`verify_records`,
+    :func:`validate_records`, :class:`RecordVerifier`), typed: the fields of
+    :class:`RecordConfig`, and the common names ``threshold``, ``embedding_model`` and
+    ``min_claim_words``."""
+
+    model_name: str
+    similarity_threshold: float
+    very_likely_true: float
+    ambiguous: float
+    likely_untrue: float
+    min_citation_length_words: int
+    min_chunk_length_chars: int
+    lexical_pass: bool
+    source_field: str
+    citations_field: str
+    citation_field: str
+    id_field: str
+    delimiter: str
+    batch_size: int
+    device: str
+    cache_dir: str | None
+    data_file_name: str | None
+    output_file_name: str | None
+    label_set: str
+    threshold: float
+    embedding_model: str
+    min_claim_words: int
+
+
 class RecordVerifier:
     """The records door (``doors`` registry name ``records``): one configuration, one model,
     many batches of records. ``config`` is a :class:`RecordConfig`, a mapping or a file, and
@@ -236,6 +251,7 @@ class RecordVerifier:
 
     name: ClassVar[str] = "records"
     """Its name in the registry's ``doors`` group."""
+    options_type: ClassVar[type[RecordConfig]] = RecordConfig
     takes: ClassVar[Literal["text", "items"]] = "items"
     item_detail: ClassVar[str | None] = "record"
 
@@ -243,10 +259,22 @@ class RecordVerifier:
         self,
         config: RecordConfig | Mapping[str, Any] | str | Path | None = None,
         embedder: Embedder | None = None,
-        **options: Any,
+        **options: Unpack[RecordOptions],
     ) -> None:
         self.config = RecordConfig.merged(config, options)
         self.embedder = embedder
+
+    @classmethod
+    def from_config(
+        cls,
+        config: RecordConfig | Mapping[str, Any] | str | Path | None = None,
+        *,
+        embedder: Embedder | None = None,
+        **options: Unpack[RecordOptions],
+    ) -> RecordVerifier:
+        """The door from its options type, a mapping or a file, keyword ``options`` over it:
+        as every door is built from its options."""
+        return cls(config, embedder, **options)
 
     def __repr__(self) -> str:
         return f"RecordVerifier(model_name={self.config.model_name!r})"
@@ -295,9 +323,9 @@ def validate_records(
     records: Sequence[Mapping[str, Any]],
     *,
     embedder: Embedder | None = None,
-    config: RecordConfig | Mapping[str, Any] | None = None,
+    config: RecordConfig | Mapping[str, Any] | str | Path | None = None,
     progress: Progress | None = None,
-    **options: Any,
+    **options: Unpack[RecordOptions],
 ) -> list[dict[str, Any]]:
     """Label every citation of every record; return copies of the records with the results:
     the :func:`verify_records` report, written back into the records.
@@ -328,10 +356,10 @@ def iter_validated_records(
     records: Sequence[Mapping[str, Any]],
     *,
     embedder: Embedder | None = None,
-    config: RecordConfig | Mapping[str, Any] | None = None,
+    config: RecordConfig | Mapping[str, Any] | str | Path | None = None,
     progress: Progress | None = None,
     start: int = 0,
-    **options: Any,
+    **options: Unpack[RecordOptions],
 ) -> Iterator[dict[str, Any]]:
     """:func:`validate_records` one record at a time, in order, from position ``start``: a
     caller can write each result as it comes. The options, the checks and the results are
@@ -347,10 +375,10 @@ def iter_record_results(
     records: Sequence[Mapping[str, Any]],
     *,
     embedder: Embedder | None = None,
-    config: RecordConfig | Mapping[str, Any] | None = None,
+    config: RecordConfig | Mapping[str, Any] | str | Path | None = None,
     progress: Progress | None = None,
     start: int = 0,
-    **options: Any,
+    **options: Unpack[RecordOptions],
 ) -> Iterator[tuple[dict[str, Any], tuple[Result, ...]]]:
     """:func:`iter_validated_records` with each record's results beside its written-back copy:
     ``citecheck records`` keeps both in its checkpoint, so that ``--resume`` starts where the
@@ -375,7 +403,7 @@ class _Judged:
 def _prepared(
     records: Sequence[Any],
     embedder: Embedder | None,
-    config: RecordConfig | Mapping[str, Any] | None,
+    config: RecordConfig | Mapping[str, Any] | str | Path | None,
     options: Mapping[str, Any],
     start: int = 0,
 ) -> tuple[RecordConfig, SemanticValidator]:

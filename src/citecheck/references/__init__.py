@@ -22,7 +22,13 @@ from citecheck.references.scheme import (
     name_key,
 )
 from citecheck.references.valmiki import load_valmiki_shlokas
-from citecheck.references.verify import ReferenceVerifier, scheme_named, verify_references
+from citecheck.references.verify import (
+    ReferenceConfig,
+    ReferenceOptions,
+    ReferenceVerifier,
+    scheme_named,
+    verify_references,
+)
 
 __all__ = [
     "DEFAULT_POLICIES",
@@ -35,7 +41,9 @@ __all__ = [
     "Policy",
     "Presence",
     "PythonBibleCatalog",
+    "ReferenceConfig",
     "ReferenceExtractor",
+    "ReferenceOptions",
     "ReferenceReport",
     "ReferenceScheme",
     "ReferenceVerifier",

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 
 from citecheck._atomic import write_text_atomic
 from citecheck.errors import ConfigError, InputError
@@ -28,7 +28,8 @@ from citecheck.language.text import json_escaped
 from citecheck.model import Citation, Result, Status
 from citecheck.references.policies import DEFAULT_POLICIES, Policy
 from citecheck.references.reference_report import ReferenceReport
-from citecheck.references.verify import ReferenceVerifier
+from citecheck.references.scheme import ReferenceScheme
+from citecheck.references.verify import Against, ReferenceOptions, ReferenceVerifier
 from citecheck.report import Report
 
 __all__ = [
@@ -222,7 +223,9 @@ def evaluate_dataset(
     id_field: str = "id",
     traces: Iterable[object] | str | Path | None = None,
     trace_id_field: str | None = None,
-    **options: Any,
+    scheme: ReferenceScheme | str | None = None,
+    against: Against = None,
+    **options: Unpack[ReferenceOptions],
 ) -> Evaluation:
     """Evaluate a golden dataset: one :class:`ItemOutcome` per item, and the totals.
 
@@ -235,10 +238,13 @@ def evaluate_dataset(
     (``scheme``, ``against``, ``texts``, ``policies``, ``default_policy``, …); the verifier's
     policies say which templates must cite.
     """
+    given = {**options, **({"scheme": scheme} if scheme is not None else {})}
+    if against is not None:
+        given["against"] = against
     if verifier is None:
-        verifier = ReferenceVerifier(options.pop("scheme", "valmiki_ramayana"), **options)
-    elif options:
-        raise ConfigError(f"give either a verifier or options, not both: {sorted(options)}")
+        verifier = ReferenceVerifier.from_config(None, scheme=scheme, against=against, **options)
+    elif given:
+        raise ConfigError(f"give either a verifier or options, not both: {sorted(given)}")
     rows = _numbered_lines(items) if isinstance(items, str | Path) else list(enumerate(items, 1))
     from_file = isinstance(items, str | Path)
     warnings: list[str] = []

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypedDict, Unpack
 
 from citecheck import registry
+from citecheck._config import Options
 from citecheck.documents import Document
 from citecheck.errors import BackendError, ConfigError, InputError
 from citecheck.judging import verdict
@@ -32,7 +33,14 @@ from citecheck.syntax.excerpts import Attachment, attach
 from citecheck.thresholds import WORDS_VERIFIED
 from citecheck.verification.verifier import Verifier
 
-__all__ = ["Against", "ReferenceVerifier", "scheme_named", "verify_references"]
+__all__ = [
+    "Against",
+    "ReferenceConfig",
+    "ReferenceOptions",
+    "ReferenceVerifier",
+    "scheme_named",
+    "verify_references",
+]
 
 NEIGHBOURS = 300
 """How many verses of the cited sarga or chapter a misplaced quote is looked for in (the
@@ -92,6 +100,39 @@ class _Parsed:
     warnings: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class ReferenceConfig(Options):
+    """Every option of :class:`ReferenceVerifier`, with its default: the options type of the
+    references door (:meth:`from_mapping`, :meth:`from_file`, :meth:`merged`,
+    :meth:`to_dict` as every door's)."""
+
+    scheme: ReferenceScheme | str = "valmiki_ramayana"
+    against: Against = None
+    texts: Mapping[str, str] | None = None
+    matchers: Sequence[str | Matcher] = ("exact", "fuzzy")
+    threshold: float = WORDS_VERIFIED
+    require_citations: bool = False
+    max_range: int = 1000
+    policies: Mapping[str, Policy] = field(default_factory=lambda: DEFAULT_POLICIES)
+    default_policy: Policy = "required"
+
+    _what: ClassVar[str] = "reference"
+
+
+class ReferenceOptions(TypedDict, total=False):
+    """The keyword options of :func:`verify_references` and
+    :meth:`ReferenceVerifier.from_config`, typed (``scheme`` and ``against`` are keywords of
+    their own in :func:`verify_references`)."""
+
+    texts: Mapping[str, str] | None
+    matchers: Sequence[str | Matcher]
+    threshold: float
+    require_citations: bool
+    max_range: int
+    policies: Mapping[str, Policy]
+    default_policy: Policy
+
+
 class ReferenceVerifier:
     """Checks the structured references of answers against one catalog; build once, reuse.
 
@@ -108,6 +149,7 @@ class ReferenceVerifier:
 
     name: ClassVar[str] = "references"
     """Its name in the registry's ``doors`` group."""
+    options_type: ClassVar[type[ReferenceConfig]] = ReferenceConfig
     takes: ClassVar[Literal["text", "items"]] = "text"
     item_detail: ClassVar[str | None] = None
 
@@ -131,6 +173,24 @@ class ReferenceVerifier:
         self.texts = dict(texts or {})
         self.require_citations = require_citations
         self._quotes = Verifier(matchers, threshold=threshold, search_elsewhere=False)
+
+    @classmethod
+    def from_config(
+        cls,
+        config: ReferenceConfig | Mapping[str, Any] | str | Path | None = None,
+        *,
+        scheme: ReferenceScheme | str | None = None,
+        against: Against = None,
+        **options: Unpack[ReferenceOptions],
+    ) -> ReferenceVerifier:
+        """A verifier from its options type, a mapping or a TOML / YAML / JSON file, keyword
+        ``options`` (those of :class:`ReferenceConfig`) over it."""
+        given: dict[str, Any] = dict(options)
+        if scheme is not None:
+            given["scheme"] = scheme
+        if against is not None:
+            given["against"] = against
+        return cls(**ReferenceConfig.merged(config, given).to_dict())
 
     def __repr__(self) -> str:
         return f"ReferenceVerifier({self.scheme.name!r}, against={self.catalog!r})"
@@ -457,7 +517,7 @@ def verify_references(
     scheme: ReferenceScheme | str = "valmiki_ramayana",
     against: Against = None,
     template: str | None = None,
-    **options: Any,
+    **options: Unpack[ReferenceOptions],
 ) -> ReferenceReport:
     """Check every structured reference in ``text``: PASS, FAIL with the phantom citations, or
     UNCHECKED when the catalog could not answer. ``template`` names the answer's template, whose

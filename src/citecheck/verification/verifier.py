@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Unpack
 
 from citecheck import registry
 from citecheck._identity_cache import IdentityCache
@@ -38,6 +39,7 @@ from citecheck.model import Citation, Evidence, Result, Span, Status, as_citatio
 from citecheck.protocols import Citation as CitationLike
 from citecheck.protocols import Embedder, Judge, Matcher
 from citecheck.report import DEFAULT_ACCEPTED, Report
+from citecheck.verification.options import VerifierConfig, VerifyOptions
 from citecheck.verification.resolution import Resolved, SourceResolver, Unresolved, known_ids
 
 if TYPE_CHECKING:
@@ -130,6 +132,8 @@ class Verifier:
 
     name: ClassVar[str] = "markers"
     """Its name in the registry's ``doors`` group."""
+    options_type: ClassVar[type[VerifierConfig]] = VerifierConfig
+    """Its options type (every door's reads a mapping, a file, or options over a base)."""
     takes: ClassVar[Literal["text", "items"]] = "text"
     item_detail: ClassVar[str | None] = None
 
@@ -209,6 +213,17 @@ class Verifier:
                 model=support_model,
             )
         )
+
+    @classmethod
+    def from_config(
+        cls,
+        config: VerifierConfig | Mapping[str, Any] | str | Path | None = None,
+        **options: Unpack[VerifyOptions],
+    ) -> Verifier:
+        """A verifier from its options type, a mapping or a TOML / YAML / JSON file, keyword
+        ``options`` over it: how every door is built from its options
+        (:class:`~citecheck.verification.options.VerifierConfig`)."""
+        return cls(**VerifierConfig.merged(config, options).to_dict())
 
     def __repr__(self) -> str:
         names = ", ".join(m.name for m in self.matchers)
