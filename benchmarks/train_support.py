@@ -43,7 +43,9 @@ Three steps, each its own command, so that the training can run on another machi
    prints the time each step took, and writes the model of the best epoch (fp16 safetensors)
    and ``training.json`` (device, seconds, epochs, the selection measures).
 3. ``--from-model DIR``: export that model as int8 ONNX into ``--out`` (default:
-   ``src/citecheck/judging/weights``) with ``tokenizer.json``, ``NOTICE`` (the data's licences)
+   ``src/citecheck/judging/weights``) with ``tokenizer.json`` (the shipped folder keeps none:
+   the judge then reads ``citecheck/embedders/minilm-tokenizer.json``, the same file),
+   ``NOTICE`` (the data's licences)
    and ``support-judge.json`` (labels, lengths, temperature, thresholds, the training
    configuration, data hashes, held-out measures).
 

@@ -10,6 +10,7 @@ graph's numbers (modules, edges, cycles, upward edges, function-local imports).
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -223,6 +224,15 @@ def test_no_import_runs_up_a_layer() -> None:
 def test_no_module_imports_the_package_itself() -> None:
     """``citecheck/__init__`` is the top: a module inside that imports it runs in a circle."""
     assert [m for m, targets in GRAPH.edges.items() if "citecheck" in targets] == []
+
+
+def test_no_module_reads_another_folders_files_by_path() -> None:
+    """A file climbs the layers too when a module builds a path up and out of its own folder
+    (``Path(__file__).parent.parent / "judging" / ...``): data a lower layer needs lives there."""
+    climbing = re.compile(r"__file__\)[^\n]*\.parent\.parent|__file__\)[^\n]*\.parents\[")
+    assert [
+        name for name, path in GRAPH.modules.items() if climbing.search(path.read_text("utf-8"))
+    ] == []
 
 
 def test_names_say_what_they_are() -> None:

@@ -171,7 +171,7 @@ def test_ctrl_c_exits_130_with_one_line(
     corpus: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Ctrl-C during ``verify`` or ``quotes``: exit 130 and one line, no traceback (issue 31)."""
-    import citecheck.cli as cli
+    import citecheck.cli.verify_command as cli
 
     def interrupted(*args: object, **kwargs: object) -> object:
         raise KeyboardInterrupt

@@ -201,3 +201,19 @@ def test_the_papers_door_opens_a_library_by_its_folder(tmp_path: Path) -> None:
     assert [r.status for r in report.results] == [Status.NOT_FOUND]
     with pytest.raises(InputError, match="PaperLibrary or its folder"):
         door.verify("x [@a].", 42)  # type: ignore[arg-type]
+
+
+def test_an_integration_reaches_its_door_through_the_registry() -> None:
+    from citecheck.integrations.answers import as_verifier
+
+    assert isinstance(as_verifier(None), Verifier)
+    assert isinstance(as_verifier("markers"), Verifier)
+    assert as_verifier({"threshold": 0.9, "matchers": ["exact"]}).name == "markers"
+    references = ReferenceVerifier(against=MAP)
+    assert as_verifier(references) is references
+    with pytest.raises(ConfigError, match="the quotes door checks items, not an answer"):
+        as_verifier("quotes")
+    with pytest.raises(ConfigError, match="unknown verifier option"):
+        as_verifier({"treshold": 0.9})
+    with pytest.raises(ConfigError, match="a door, its name or the Verifier's options"):
+        as_verifier(42)

@@ -105,9 +105,14 @@ class Verifier(Protocol):
     the door of citation markers.
     """
 
-    name: str
-    takes: Literal["text", "items"]
-    item_detail: str | None
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def takes(self) -> Literal["text", "items"]: ...
+
+    @property
+    def item_detail(self) -> str | None: ...
 
     def verify(self, subject: Any, sources: Any, /) -> Report:
         """Check every citation of ``subject`` against ``sources``: one report."""

@@ -55,9 +55,10 @@ _POSITIONS = 256
 _MARKERS = 2  # [CLS] ... [SEP]
 _DIMENSIONS = 384
 
-_TOKENIZER = Path(__file__).resolve().parent.parent / "judging" / "weights" / "tokenizer.json"
-"""Where all-MiniLM-L6-v2's tokenizer is looked for first: the copy citecheck ships for its
+MINILM_TOKENIZER = Path(__file__).resolve().parent / "minilm-tokenizer.json"
+"""all-MiniLM-L6-v2's tokenizer, as citecheck ships it: read by this embedder and by the
 support judge (fine-tuned from the same model, so the same word pieces)."""
+_TOKENIZER = MINILM_TOKENIZER
 
 
 def _tokenizer_file() -> Path:

@@ -1,7 +1,7 @@
 """What a pipeline does with an answer whose citations failed: say so in a few lines, flag them
 in place, or strip what they vouch for; and the verifier an integration is given. Shared by the
 integrations (LangChain's ``CitationCheck`` and tool, LlamaIndex's evaluator), so every door
-says and edits it the same way.
+says and edits it the same way; each reaches its door through the door registry.
 
 A citation vouches for its claim or excerpt (:attr:`~citecheck.Citation.text_span`: the
 sentence, or the part of it since the previous marker) and stands at its marker
@@ -13,10 +13,14 @@ flagged as such and never stripped: "could not check" is not "wrong".
 from __future__ import annotations
 
 from collections.abc import Mapping
+from os import PathLike
+from pathlib import Path
 
+from citecheck import registry
 from citecheck.documents.chunking import builtin_splitter
 from citecheck.errors import ConfigError, InputError
 from citecheck.model import Result, Span, Status
+from citecheck.protocols import Verifier as Door
 from citecheck.report import Report
 from citecheck.verification.verifier import Verifier
 
@@ -25,16 +29,31 @@ __all__ = ["as_verifier", "failing", "flag_answer", "flag_note", "strip_answer",
 _LISTED = 8  # results named in a short verdict; the others are counted
 
 
-def as_verifier(verifier: object) -> Verifier:
-    """What an integration's ``verifier`` argument names: a :class:`~citecheck.Verifier`, its
-    options, or ``None`` for the defaults."""
+def as_verifier(verifier: object) -> Door:
+    """The door an integration's ``verifier`` argument names: ``None`` for the markers door
+    (:class:`~citecheck.Verifier`) with its defaults; its options (a mapping, or a TOML /
+    YAML / JSON file); the name of a registered door (``"markers"``); or any door already
+    built. An integration checks an answer, so the door must take a text."""
     if verifier is None:
-        return Verifier()
-    if isinstance(verifier, Verifier):
-        return verifier
-    if isinstance(verifier, Mapping):
-        return Verifier(**verifier)
-    raise ConfigError(f"verifier must be a Verifier or its options, not {type(verifier).__name__}")
+        door: Door = Verifier()
+    elif isinstance(verifier, str) and verifier in registry.available("doors"):
+        door = registry.create("doors", verifier)
+    elif isinstance(verifier, str | PathLike):
+        door = Verifier.from_config(Path(verifier))
+    elif isinstance(verifier, Mapping):
+        door = Verifier.from_config(verifier)
+    elif isinstance(verifier, Door):
+        door = verifier
+    else:
+        raise ConfigError(
+            f"verifier must be a door, its name or the Verifier's options, not "
+            f"{type(verifier).__name__}"
+        )
+    if door.takes != "text":
+        raise ConfigError(
+            f"the {door.name} door checks items, not an answer: give a door that takes a text"
+        )
+    return door
 
 
 def failing(report: Report) -> list[Result]:

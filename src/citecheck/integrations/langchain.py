@@ -40,10 +40,10 @@ try:
 except ImportError:  # pragma: no cover - the extra's absence is tested in a bare environment
     raise MissingDependencyError("langchain-core", "langchain") from None
 
-from citecheck._api import verify_quotes
+from citecheck import registry
 from citecheck.integrations.answers import as_verifier, flag_answer, strip_answer, verdict
+from citecheck.protocols import Verifier as Door
 from citecheck.report import Report
-from citecheck.verification.verifier import Verifier
 
 __all__ = ["CitationCheck", "CitecheckTool", "CitecheckToolInput", "PaperLibraryRetriever"]
 
@@ -70,7 +70,8 @@ class CitationCheck(Runnable[Mapping[str, Any], Any]):
     Input: a mapping with the answer under ``answer_key`` (``"answer"``; a string or a chat
     message) and the sources under ``"documents"``, ``"context"`` (a retrieval chain's) or
     ``"source_documents"``: LangChain documents, citecheck documents, or a mapping of id to
-    text. ``verifier`` is a :class:`~citecheck.Verifier` or its options.
+    text. ``verifier`` is a door that takes a text (:class:`~citecheck.Verifier` by default),
+    a door's registry name, or the Verifier's options.
 
     Output, by ``on_fail``:
 
@@ -85,7 +86,7 @@ class CitationCheck(Runnable[Mapping[str, Any], Any]):
 
     def __init__(
         self,
-        verifier: Verifier | Mapping[str, Any] | None = None,
+        verifier: Door | Mapping[str, Any] | str | None = None,
         *,
         on_fail: OnFail | None = None,
         answer_key: str = "answer",
@@ -152,7 +153,8 @@ class CitecheckTool(BaseTool):
 
     ``sources`` are the sources the tool checks against when a call gives none (LangChain
     documents, citecheck documents or a mapping of id to text); ``verifier`` a
-    :class:`~citecheck.Verifier` or its options. The model reads a short verdict (the outcome,
+    door that takes a text (:class:`~citecheck.Verifier` by default), a door's registry name, or
+    the Verifier's options. The model reads a short verdict (the outcome,
     then each citation that did not pass with its reason); the whole
     :class:`~citecheck.Report` is the artifact. Malformed arguments and bad sources come back
     as a tool error the agent can read, not an exception.
@@ -188,7 +190,7 @@ class CitecheckTool(BaseTool):
             )
         try:
             if quote:
-                report: Report = verify_quotes([text], given)
+                report: Report = registry.create("doors", "quotes").verify([text], given)
             else:
                 report = as_verifier(self.verifier).verify(text, given)
         except CitecheckError as exc:

@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - the extra's absence is tested in a bar
 
 from citecheck.documents.foreign import read_item
 from citecheck.integrations.answers import as_verifier, verdict
-from citecheck.verification.verifier import Verifier
+from citecheck.protocols import Verifier as Door
 
 __all__ = ["CitecheckEvaluator", "CitecheckResult"]
 
@@ -47,11 +47,12 @@ class CitecheckResult(EvaluationResult):
 class CitecheckEvaluator(BaseEvaluator):
     """Checks a response's citations against its contexts or source nodes, offline.
 
-    ``verifier`` is a :class:`~citecheck.Verifier` or its options (an embedder for claims in
+    ``verifier`` is a door that takes a text (:class:`~citecheck.Verifier` by default), a door's
+    registry name, or the Verifier's options (an embedder for claims in
     other words than the sources', ``accept`` to let ``partial`` pass, …).
     """
 
-    def __init__(self, verifier: Verifier | Mapping[str, Any] | None = None) -> None:
+    def __init__(self, verifier: Door | Mapping[str, Any] | str | None = None) -> None:
         self.verifier = as_verifier(verifier)
 
     def _get_prompts(self) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from citecheck.embedders.onnx_minilm import MINILM_TOKENIZER
 from citecheck.errors import BackendError, ConfigError, ModelFileError
 from citecheck.judging.judge_windows import Sentences, shared_words
 from citecheck.judging.onnx_pair_classifier import OnnxCrossEncoder
@@ -50,7 +51,9 @@ __all__ = [
 ]
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
-"""The shipped judge: ``support-judge.onnx``, ``tokenizer.json``, ``support-judge.json``."""
+"""The shipped judge: ``support-judge.onnx`` and ``support-judge.json``; its tokenizer is
+all-MiniLM-L6-v2's (:data:`~citecheck.embedders.onnx_minilm.MINILM_TOKENIZER`). A judge
+folder of your own may hold its own ``tokenizer.json``."""
 
 FOCUSED_WINDOWS = 1
 """How many windows of a source citecheck's doors (the verifier, record labels, the paper
@@ -137,9 +140,10 @@ class SupportJudge:
         except (ValueError, KeyError, TypeError) as exc:
             raise ModelFileError(f"{description} is not a judge description: {exc}") from None
         self.labels = tuple(self.description.get("labels", ()))
+        tokenizer = self.directory / "tokenizer.json"
         self.engine = OnnxCrossEncoder(
             self.directory / "support-judge.onnx",
-            self.directory / "tokenizer.json",
+            tokenizer if tokenizer.is_file() else MINILM_TOKENIZER,
             max_length=max_length,
             temperature=temperature,
             threads=threads,

