@@ -217,3 +217,14 @@ def test_an_integration_reaches_its_door_through_the_registry() -> None:
         as_verifier({"treshold": 0.9})
     with pytest.raises(ConfigError, match="a door, its name or the Verifier's options"):
         as_verifier(42)
+
+
+def test_every_kind_of_report_is_listed() -> None:
+    from citecheck.report import KINDS
+
+    for door, subject, sources in (
+        ("markers", '"The sky is blue" [[doc:L1]]', dict(SKY)),
+        ("references", "Rama went [Bala Kanda 1.1].", None),
+    ):
+        built = registry.create("doors", door, **({"against": MAP} if door == "references" else {}))
+        assert built.verify(subject, sources).kind in KINDS

@@ -66,6 +66,8 @@ KINDS: tuple[str, ...] = ("records", "quotes", "answers")
 """The batch kinds of earlier releases; any door's registry name is a kind too."""
 _DOORS = {"answers": "markers"}
 """A kind → the door it runs through, where the names differ."""
+_REPORT_KINDS = {"papers": "paper-draft"}
+"""A door → the :data:`~citecheck.report.KINDS` entry of its reports, where the names differ."""
 COLUMNS = ("citecheck_outcome", "citecheck_results", "citecheck_error")
 """The columns a batch gets, in this order."""
 
@@ -165,7 +167,8 @@ class BatchVerifier:
         if self.door_name == "markers":  # the pass policy the rows were judged by
             accepted = getattr(self.settings, "accept", DEFAULT_ACCEPTED)
             return Report(tuple(results), kind="verify", accepted=frozenset(accepted))
-        return Report(tuple(results), kind=self.door_name, count_once=self.door_name == "records")
+        kind = _REPORT_KINDS.get(self.door_name, self.door_name)
+        return Report(tuple(results), kind=kind, count_once=self.door_name == "records")
 
     # -- the doors ----------------------------------------------------------------------------
 

@@ -28,9 +28,23 @@ if TYPE_CHECKING:
 
     from citecheck.verification.resolution import SourceMapping
 
-__all__ = ["DEFAULT_ACCEPTED", "Outcome", "Report"]
+__all__ = ["DEFAULT_ACCEPTED", "KINDS", "Outcome", "Report"]
 
 Outcome = Literal["PASS", "FAIL", "UNCHECKED"]
+
+KINDS: Mapping[str, str] = MappingProxyType(
+    {
+        "verify": "the markers door (citecheck.verify, Verifier, citecheck verify)",
+        "quotes": "the quotes door (verify_quotes, citecheck quotes)",
+        "references": "the references door (verify_references, citecheck refs check)",
+        "dataset": "a golden dataset of answers (evaluate_dataset, citecheck refs eval)",
+        "records": "the records door (verify_records, citecheck records)",
+        "paper-draft": "the papers door: a draft against a library (validate_doc)",
+        "paper-claim": "one claim against a library (citecheck validate)",
+    }
+)
+"""Every ``Report.kind`` citecheck writes, and what writes it; a plugin door writes its own
+registry name."""
 
 DEFAULT_ACCEPTED: frozenset[Status] = frozenset({Status.VERIFIED})
 """Statuses that count as passing unless the verifier is told otherwise."""
@@ -43,9 +57,9 @@ class Report:
     ``accepted`` is the pass policy: the statuses that count as a good citation.
     ``require_citations`` makes a text without any citation fail. ``mappings`` say which
     source each cited number, author–year or bibliography key was taken to mean, and how.
-    ``kind`` names the front door that made the report (``"verify"``, ``"quotes"``,
-    ``"references"``); ``text`` is the text whose citations were checked, when there is one
-    (an HTML report highlights the citations in it); ``metadata`` holds the run's settings,
+    ``kind`` names what made the report (one of :data:`KINDS`, or a plugin door's name);
+    ``text`` is the text whose citations were checked, when there is one (an HTML report
+    highlights the citations in it); ``metadata`` holds the run's settings,
     JSON-ready. ``count_once`` counts a citation written several times (the same source and
     excerpt) once in :meth:`summary`, as structured references are counted.
     """
