@@ -273,3 +273,17 @@ def test_the_command_line_says_a_bad_ray_option_before_it_writes_anything(
     assert main([*argv, "--engine", "ray", "--workers", "0"]) == 2
     assert "workers must be a positive integer" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["records.json"]
+
+
+def test_any_door_of_the_registry_checks_a_batch() -> None:
+    frame = pd.DataFrame({"answer": ["Rama went [Bala Kanda 1.1].", "False [Bala 1.999]."]})
+    verifier = BatchVerifier("references", against={"Bala": [100, 43]})
+    checked = verifier(frame)
+    assert list(checked["citecheck_outcome"]) == ["PASS", "FAIL"]
+    report = verifier.report(checked)
+    assert report.kind == "references"
+    assert [r.status.value for r in report.results] == ["verified", "not_found"]
+    rows = pd.DataFrame({"answer": ['"x" [[a]]', '"x" [[a]]'], "sources": [None, {"a": "x"}]})
+    unsourced = BatchVerifier("answers")(rows)
+    assert "no sources" in unsourced["citecheck_error"][0]
+    assert list(unsourced["citecheck_outcome"]) == ["UNCHECKED", "PASS"]

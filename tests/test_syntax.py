@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import citecheck
 from citecheck.errors import InputError, UnknownBackendError
 from citecheck.locations import Location
-from citecheck.model import Citation, Reference, Span
+from citecheck.model import Citation, Marker, Reference, Span, Status
 from citecheck.protocols import CitationSyntax
 from citecheck.syntax import (
     NumericSyntax,
@@ -969,3 +971,31 @@ def test_every_marker_like_span_is_a_citation_or_a_warning(text: str, known: set
     for span in marker_like_spans(text):
         assert _inside(span, text)
         assert any(other.contains(span) for other in cited + warned), (span, text)
+
+
+class CurlySyntax:
+    """A plugin's syntax: ``{2}`` cites the second entry of the text's numbering."""
+
+    name = "curly"
+    cited_as = "{{{}}}"
+    names_by = "number"
+
+    def scan(self, text: str) -> Iterator[Marker]:
+        for match in re.finditer(r"\{(\d+)\}", text):
+            span = Span(match.start(), match.end())
+            yield Marker(span, match.group(), "curly", (Reference(match.group(1)),))
+
+
+def test_a_syntax_is_one_module_and_a_registry_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the verifier needs to resolve a syntax's citations, it reads from the syntax
+    itself (``cited_as``, ``names_by``): no other module knows its name."""
+    from citecheck import registry
+
+    monkeypatch.setitem(registry._BUILTINS["syntaxes"], "curly", f"{__name__}:CurlySyntax")
+    sources = {"smith": "The sky is blue.", "lee": "The sea is calm."}
+    report = citecheck.verify(
+        '"The sea is calm" {2}', sources, syntax="curly", numeric_sources=["smith", "lee"]
+    )
+    assert [r.status for r in report.results] == [Status.VERIFIED]
+    assert [m.source_id for m in report.mappings] == ["lee"]
+    assert [m.label for m in report.mappings] == ["{2}"]

@@ -106,7 +106,8 @@ class BatchVerifier:
         self.door_name = _DOORS.get(kind, kind)
         self.settings = _settings(self.door_name, config, options)
         self.sources = sources
-        self.column = column or _TEXT_COLUMN.get(kind)
+        takes = getattr(registry.load("doors", self.door_name), "takes", "text")
+        self.column = column or _TEXT_COLUMN.get(kind) or ("answer" if takes == "text" else None)
         self.embedder = embedder
         self._loaded: dict[str, Any] = {}
 
@@ -198,7 +199,10 @@ class BatchVerifier:
         checked: list[tuple[str, tuple[Result, ...], Any]] = []
         for row in rows:
             own = row.get("sources")
-            sources = _row_sources(own) if own is not None else self._documents()
+            if own is not None:
+                sources = _row_sources(own)
+            else:  # a door built with what it checks against (a catalog) needs none
+                sources = self._documents() if self.sources is not None else None
             report = door.verify(self._text(row), sources)
             checked.append((report.outcome, report.results, None))
         return checked

@@ -34,6 +34,7 @@ __all__ = [
     "Judge",
     "Location",
     "Matcher",
+    "NamesBy",
     "ReferenceCatalog",
     "TokenLimited",
     "Verifier",
@@ -137,12 +138,21 @@ class Matcher(Protocol):
         ...
 
 
+NamesBy = Literal["key", "number", "author_year"]
+"""What a syntax's cited name is (``names_by``): a source ``key``, a ``number`` of the text's
+reference list, or an ``author_year`` to look up in a bibliography."""
+
+
 @runtime_checkable
 class CitationSyntax(Protocol):
     """Recognises one way of writing citation markers (``[[ctx-1:L4]]``, ``[@key, p. 3]``, ``[1]``).
 
     ``scan`` yields the markers in ``text`` with their spans and the sources they name, in text
-    order. Syntaxes know nothing of excerpts, claims or matching.
+    order. Syntaxes know nothing of excerpts, claims or matching. A syntax may also say how a
+    reader writes a cited key (``cited_as``, a format string such as ``"[{}]"``) and what its
+    cited names are (``names_by``: :data:`NamesBy`; a source ``key`` when it does not say),
+    which is all the verifier needs to resolve its citations: a syntax is one module and a
+    line in the registry.
     """
 
     name: str

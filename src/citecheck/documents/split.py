@@ -66,6 +66,10 @@ def as_documents(sources: Sources) -> dict[str, Document]:
     Raises :class:`SourceError` for values that are not text or documents, for duplicate ids and
     for a mapping key that disagrees with the id of the document it holds.
     """
+    if sources is None:
+        raise SourceError(
+            "no sources: give the sources to check against (a mapping of id to text, or documents)"
+        )
     if isinstance(sources, str | bytes):
         raise SourceError(
             "sources must be a mapping of id to text or an iterable of Document, not a single "

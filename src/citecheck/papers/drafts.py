@@ -31,7 +31,7 @@ from citecheck.model import Citation, Span
 from citecheck.papers.values import PaperMetadata
 from citecheck.syntax.extract import extract_text
 from citecheck.syntax.reference_list import ReferenceList
-from citecheck.verification.resolution import Resolved, SourceResolver
+from citecheck.verification.resolution import Resolved, SourceResolver, syntax_trait
 
 __all__ = ["Draft", "DraftCitation", "read_draft"]
 
@@ -168,7 +168,7 @@ def _resolve(
 ) -> tuple[str | None, str | None]:
     """The library key ``citation`` names, else ``None`` and why."""
     cited = citation.source_id
-    if citation.syntax != "numeric":
+    if syntax_trait(citation.syntax, "names_by", "key") != "number":
         if cited in papers:
             return cited, None
         return None, f"unknown key {cited!r}: no paper of the library has it"

@@ -23,8 +23,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
 from citecheck.model import Marker, Reference, Span
+from citecheck.protocols import NamesBy
 from citecheck.syntax._locators import locator_of
 from citecheck.syntax.scan import code_regions
 
@@ -121,6 +123,11 @@ class AuthorYearSyntax:
     """Finds parenthetical and narrative author–year citations outside Markdown code."""
 
     name: str = "author_year"
+    cited_as: ClassVar[str] = "({})"
+    """How a reader writes a cited key in this syntax (``(key)``), for reasons."""
+    names_by: ClassVar[NamesBy] = "author_year"
+    """What a cited name is: a source ``key``, a ``number`` of the reference list, or an
+    ``author_year`` to look up in a bibliography (:mod:`citecheck.verification.resolution`)."""
 
     def scan(self, text: str) -> Iterator[Marker]:
         """The markers in ``text``, in order (this syntax yields no malformed ones: what it

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import ClassVar
 
 from citecheck.model import Marker, Reference, Span
+from citecheck.protocols import NamesBy
 from citecheck.syntax._locators import whole_locator
 from citecheck.syntax.scan import DASHES, code_regions, is_link_label
 
@@ -42,6 +44,11 @@ class NumericSyntax:
     links or code."""
 
     name: str = "numeric"
+    cited_as: ClassVar[str] = "[{}]"
+    """How a reader writes a cited key in this syntax (``[key]``), for reasons."""
+    names_by: ClassVar[NamesBy] = "number"
+    """What a cited name is: a source ``key``, a ``number`` of the reference list, or an
+    ``author_year`` to look up in a bibliography (:mod:`citecheck.verification.resolution`)."""
 
     def scan(self, text: str) -> Iterator[Marker]:
         """The markers in ``text``, in order; malformed ones carry an ``error``."""

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import ClassVar
 
 from citecheck.model import Marker, Reference, Span
+from citecheck.protocols import NamesBy
 from citecheck.syntax._locators import locator_of
 from citecheck.syntax.scan import code_regions, is_link_label
 
@@ -51,6 +53,11 @@ class PandocSyntax:
     """
 
     name: str = "pandoc"
+    cited_as: ClassVar[str] = "@{}"
+    """How a reader writes a cited key in this syntax (``@key``), for reasons."""
+    names_by: ClassVar[NamesBy] = "key"
+    """What a cited name is: a source ``key``, a ``number`` of the reference list, or an
+    ``author_year`` to look up in a bibliography (:mod:`citecheck.verification.resolution`)."""
 
     def __init__(self, in_text: bool | Iterable[str] | None = None) -> None:
         self.in_text: bool | frozenset[str] | None = (

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import ClassVar
 
 from citecheck.model import Marker, Reference, Span
+from citecheck.protocols import NamesBy
 from citecheck.syntax.scan import code_regions
 
 __all__ = ["TipSyntax"]
@@ -24,6 +26,11 @@ class TipSyntax:
     """Finds ``[[id]]`` and ``[[id:locator]]`` markers outside Markdown code."""
 
     name: str = "tip"
+    cited_as: ClassVar[str] = "[[{}]]"
+    """How a reader writes a cited key in this syntax (``[[key]]``), for reasons."""
+    names_by: ClassVar[NamesBy] = "key"
+    """What a cited name is: a source ``key``, a ``number`` of the reference list, or an
+    ``author_year`` to look up in a bibliography (:mod:`citecheck.verification.resolution`)."""
 
     def scan(self, text: str) -> Iterator[Marker]:
         """The markers in ``text``, in order; malformed ones carry an ``error``."""

@@ -29,13 +29,22 @@ from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
+from citecheck import registry
 from citecheck.documents import Document
 from citecheck.documents.bibliography import BibEntry, Bibliography
+from citecheck.errors import UnknownBackendError
 from citecheck.model import Citation, Status
 from citecheck.syntax.author_year import AuthorYear
 from citecheck.syntax.reference_list import ReferenceEntry, ReferenceList
 
-__all__ = ["Resolved", "SourceMapping", "SourceResolver", "Unresolved", "known_ids"]
+__all__ = [
+    "Resolved",
+    "SourceMapping",
+    "SourceResolver",
+    "Unresolved",
+    "known_ids",
+    "syntax_trait",
+]
 
 _MAX_QUOTED = 120
 """Longest reference-list entry quoted whole in a reason; a longer one ends with '…'."""
@@ -69,8 +78,8 @@ class SourceMapping:
     def label(self) -> str:
         """The cited key as a reader knows it: ``[1]``, ``(Smith 2020)``, ``@lee2019``,
         ``[[ctx-1]]``."""
-        forms = {"numeric": "[{}]", "author_year": "({})", "pandoc": "@{}", "tip": "[[{}]]"}
-        return forms.get(self.syntax, "{!r}").format(self.cited)
+        form: str = syntax_trait(self.syntax, "cited_as", "{!r}")
+        return form.format(self.cited)
 
     def describe(self) -> str:
         """One line: ``[1] = 'smith' (papers/smith.pdf), by the reference list: 'Smith, J.…'``."""
@@ -193,9 +202,10 @@ class SourceResolver:
             return Unresolved(
                 Status.UNCHECKED, "no sources were given, so there is nothing to check it against"
             )
-        if citation.syntax == "numeric" and citation.source_id.isdigit():
+        names_by = syntax_trait(citation.syntax, "names_by", "key")
+        if names_by == "number" and citation.source_id.isdigit():
             outcome = self._number(citation.source_id)
-        elif citation.syntax == "author_year":
+        elif names_by == "author_year":
             outcome = self._author_year(AuthorYear.parse(citation.source_id))
         else:
             outcome = self._key(citation.source_id)
@@ -660,3 +670,13 @@ def _unknown(ids: list[str]) -> str:
         f"{named} could be it: nothing in {their} metadata, a bibliography entry or {their} id "
         f"rules {it} out"
     )
+
+
+@lru_cache(maxsize=64)
+def syntax_trait(syntax: str, name: str, default: Any) -> Any:
+    """What the syntax registered as ``syntax`` says of itself (``cited_as``, ``names_by``),
+    else ``default``: a syntax object given directly, not registered, says nothing."""
+    try:
+        return getattr(registry.load("syntaxes", syntax), name, default)
+    except UnknownBackendError:
+        return default
