@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from citecheck import registry
 from citecheck.cli.common import (
     EXIT_FAILED,
     EXIT_PASSED,
@@ -86,6 +87,6 @@ def run(args: argparse.Namespace) -> int:
 
         report = Report((result,), kind="paper-claim", metadata={"library": str(args.library)})
     else:
-        report = library.validate_doc(args.draft)
+        report = registry.create("doors", "papers").verify(args.draft, library)
     emit(report, args)
     return exit_status(report)

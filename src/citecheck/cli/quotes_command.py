@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from citecheck import registry
 from citecheck.cli.common import (
     EXIT_ERROR,
     STATUSES,
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     """Locate the quotes; the rows where ``-o`` says, a summary line, the exit status."""
     from citecheck._atomic import write_text_atomic
     from citecheck.exports import check_target, format_for
-    from citecheck.quotes import QuoteConfig, QuoteLocator
+    from citecheck.quotes import QuoteConfig
     from citecheck.quotes.inputs import Unreadable, read_quotes
     from citecheck.quotes.locator import embedder_for
 
@@ -83,9 +84,8 @@ def run(args: argparse.Namespace) -> int:
         sources = load_paths(args.sources)
         warnings.extend(sources.warnings)
         with progress_bar(len(quotes), "quotes", args.no_progress) as progress:
-            report = QuoteLocator(config, embedder).run(
-                quotes, sources.documents, progress, warnings
-            )
+            door = registry.create("doors", "quotes", config=config, embedder=embedder)
+            report = door.run(quotes, sources.documents, progress, warnings)
         emit(report, args)
         if args.stats:
             report.stats_to_csv(args.stats)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citecheck import registry
 from citecheck.cli.common import EXIT_ERROR, emit, exit_status, output_options, read_text
 from citecheck.errors import CitecheckError
 
@@ -97,7 +98,6 @@ def run(args: argparse.Namespace) -> int:
     from citecheck.references import (
         DEFAULT_POLICIES,
         ReferenceExtractor,
-        ReferenceVerifier,
         evaluate_dataset,
         scheme_named,
     )
@@ -113,9 +113,11 @@ def run(args: argparse.Namespace) -> int:
             if policy not in ("required", "optional"):
                 raise CitecheckError(f"--policy {item!r}: use TEMPLATE=required or optional")
             policies[template] = policy
-        verifier = ReferenceVerifier(
-            scheme,
-            args.map,
+        verifier = registry.create(
+            "doors",
+            "references",
+            scheme=scheme,
+            against=args.map,
             texts=_reference_texts(args.texts),
             require_citations=getattr(args, "require_citations", False),
             policies=policies,

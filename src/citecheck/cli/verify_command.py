@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from citecheck import registry
 from citecheck.cli.common import (
     EXIT_ERROR,
     emit,
@@ -22,7 +23,6 @@ from citecheck.documents import Document
 from citecheck.documents.files import load_paths
 from citecheck.errors import CitecheckError
 from citecheck.thresholds import WORDS_VERIFIED
-from citecheck.verification.verifier import Verifier
 
 __all__ = ["add", "run"]
 
@@ -93,8 +93,10 @@ def run(args: argparse.Namespace) -> int:
             if args.exact_only
             else ["exact", "fuzzy"]
         )
-        verifier = Verifier(
-            matchers,
+        verifier = registry.create(
+            "doors",
+            "markers",
+            matchers=matchers,
             lines_per_page=args.lines_per_page or None,
             syntax=args.syntax,
             threshold=args.threshold,

@@ -88,16 +88,9 @@ class DraftVerifier:
         if isinstance(library, PaperLibrary):
             opened = library
         elif isinstance(library, str | PathLike):
-            settings = self.config
-            opened = PaperLibrary(
-                library,
-                language=settings.language,
-                max_chunk_chars=settings.max_chunk_chars,
-                embedder=settings.embedder,
-                index=settings.index,
-                search=settings.search,
-                judge=settings.judge,
-            )
+            options = self.config.to_dict()
+            del options["reviser"]  # the rest are the library's own options
+            opened = PaperLibrary(library, **options)
         else:
             raise InputError(
                 f"the papers door checks against a PaperLibrary or its folder, not "
