@@ -41,7 +41,7 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Unpack, overload
 
 from citecheck import registry
 from citecheck.errors import (
@@ -57,7 +57,12 @@ from citecheck.report import DEFAULT_ACCEPTED, Report
 if TYPE_CHECKING:
     import pandas
 
+    from citecheck.papers.draft_verifier import DraftOptions
     from citecheck.protocols import Embedder, Verifier
+    from citecheck.quotes.config import QuoteOptions
+    from citecheck.records.validate import RecordOptions
+    from citecheck.references.verify import ReferenceOptions
+    from citecheck.verification.options import VerifyOptions
 
 __all__ = ["COLUMNS", "KINDS", "BatchVerifier", "ray_record_results"]
 
@@ -87,16 +92,88 @@ class BatchVerifier:
     own on its first batch.
     """
 
+    @overload
     def __init__(
         self,
-        kind: Kind = "records",
+        kind: Literal["records"] = "records",
         *,
         config: Any = None,
         sources: Any = None,
         column: str | None = None,
         embedder: Embedder | None = None,
+        **options: Unpack[RecordOptions],
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        kind: Literal["quotes"],
+        *,
+        config: Any = None,
+        sources: Any = None,
+        column: str | None = None,
+        embedder: Embedder | None = None,
+        **options: Unpack[QuoteOptions],
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        kind: Literal["answers", "markers"],
+        *,
+        config: Any = None,
+        sources: Any = None,
+        column: str | None = None,
+        **options: Unpack[VerifyOptions],
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        kind: Literal["references"],
+        *,
+        config: Any = None,
+        sources: Any = None,
+        column: str | None = None,
+        scheme: Any = None,
+        against: Any = None,
+        **options: Unpack[ReferenceOptions],
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        kind: Literal["papers"],
+        *,
+        config: Any = None,
+        sources: Any = None,
+        column: str | None = None,
+        **options: Unpack[DraftOptions],
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        kind: str,
+        *,
+        config: Any = None,
+        sources: Any = None,
+        column: str | None = None,
+        embedder: Embedder | None = None,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        kind: str = "records",
+        *,
+        config: Any = None,
+        sources: Any = None,
+        column: str | None = None,
+        embedder: Any = None,
         **options: Any,
     ) -> None:
+        """A batch of ``kind``: the door's own options, typed per door (a plugin door's in
+        ``config``)."""
         doors = registry.available("doors")
         if kind not in KINDS and kind not in doors:
             raise ConfigError(f"kind must be one of {KINDS} or a door ({doors}), got {kind!r}")
