@@ -71,7 +71,7 @@ def verify_quotes(
     :class:`~citecheck.quotes.QuoteConfig`, a mapping, or a TOML / YAML / JSON file; keyword
     ``options`` override it. ``progress(done, total)`` is called after each quote.
     """
-    if isinstance(quotes, str | bytes):
+    if isinstance(quotes, str | bytes):  # said before the door loads a model
         raise InputError(
             "quotes must be a sequence of quotes, not a single string; wrap it in [...]"
         )

@@ -66,7 +66,6 @@ if TYPE_CHECKING:
 
 __all__ = ["COLUMNS", "KINDS", "BatchVerifier", "ray_record_results"]
 
-Kind = Literal["records", "quotes", "answers", "markers", "references", "papers"]
 KINDS: tuple[str, ...] = ("records", "quotes", "answers")
 """The batch kinds of earlier releases; any door's registry name is a kind too."""
 _DOORS = {"answers": "markers"}
