@@ -15,6 +15,7 @@ NEEDS = {
     "langchain.md": ("langchain_core",),
     "llamaindex.md": ("llama_index.core",),
     "batch.md": ("pandas", "dask.dataframe", "bm25s"),
+    "mcp.md": ("mcp",),
 }
 """Pages whose examples use optional extras: skipped when those are not installed."""
 

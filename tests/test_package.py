@@ -144,6 +144,7 @@ def test_pdf_extra_missing_names_the_install_command(monkeypatch: pytest.MonkeyP
     [
         ("citecheck.integrations.langchain", "langchain_core", "langchain"),
         ("citecheck.integrations.llamaindex", "llama_index", "llamaindex"),
+        ("citecheck.integrations.mcp_server", "mcp", "mcp"),
     ],
 )
 def test_an_integration_without_its_extra_names_the_install_command(

@@ -47,6 +47,9 @@ _BUILTINS: dict[str, dict[str, str]] = {
         "pandoc": "citecheck.syntax.pandoc:PandocSyntax",
         "numeric": "citecheck.syntax.numeric:NumericSyntax",
         "author_year": "citecheck.syntax.author_year:AuthorYearSyntax",
+        "openai": "citecheck.syntax.file_search:FileSearchSyntax",
+        "source": "citecheck.syntax.source_names:NamedSourceSyntax",
+        "footnote": "citecheck.syntax.footnotes:FootnoteSyntax",
     },
     "indexes": {
         "memory": "citecheck.indexes.memory:MemoryIndex",

@@ -61,7 +61,10 @@ class Report:
     ``text`` is the text whose citations were checked, when there is one (an HTML report
     highlights the citations in it); ``metadata`` holds the run's settings,
     JSON-ready. ``count_once`` counts a citation written several times (the same source and
-    excerpt) once in :meth:`summary`, as structured references are counted.
+    excerpt) once in :meth:`summary`, as structured references are counted. ``unread`` counts
+    the places of the text that look like citations but that no syntax could read (each named
+    in a warning): a text with such places and no citation read is ``UNCHECKED``, never a
+    pass.
     """
 
     results: tuple[Result, ...] = ()
@@ -73,6 +76,7 @@ class Report:
     text: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict, hash=False)
     count_once: bool = False
+    unread: int = 0
 
     __reduce__ = plain_reduce
 
@@ -89,7 +93,12 @@ class Report:
     def outcome(self) -> Outcome:
         """``FAIL`` when a citation failed (or citations are required and there are none),
         ``UNCHECKED`` when nothing failed but something could not be checked (never a pass,
-        never a failure), else ``PASS``. ``passed`` is ``outcome == "PASS"``."""
+        never a failure), else ``PASS``. A text that looks cited but of which no citation
+        could be read (``unread``) is ``UNCHECKED``, citations required or not: it was not
+        checked, which is neither a pass nor a text without citations. ``passed`` is
+        ``outcome == "PASS"``."""
+        if not self.results and self.unread:
+            return "UNCHECKED"
         rejected = [r for r in self.results if r.status not in self.accepted]
         if any(r.status is not Status.UNCHECKED for r in rejected) or (
             not self.results and self.require_citations
@@ -157,6 +166,7 @@ class Report:
             "counts": {status.value: counts[status] for status in Status},
             "pass_rate": accepted / total if total else None,
             "mean_confidence": (sum(r.confidence for r in counted) / total) if total else None,
+            "unread": self.unread,
         }
 
     def metrics(self) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from contextlib import suppress
 
 from citecheck._version import __version__
 from citecheck.cli import (
+    mcp_command,
     paper_checks_command,
     papers_command,
     quotes_command,
@@ -58,6 +59,7 @@ COMMANDS = (
     refs_command,
     papers_command,
     paper_checks_command,
+    mcp_command,
 )
 """The command modules, in the order ``citecheck --help`` lists them."""
 

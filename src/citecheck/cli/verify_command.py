@@ -12,8 +12,12 @@ from typing import Any
 from citecheck import registry
 from citecheck.cli.common import (
     EXIT_ERROR,
+    embedder_option,
     emit,
     exit_status,
+    judge_option,
+    make_embedder,
+    make_judge,
     output_options,
     progress_bar,
     read_text,
@@ -73,6 +77,8 @@ def add(commands: Any) -> None:
     verify.add_argument(
         "--require-citations", action="store_true", help="fail a text that cites nothing"
     )
+    embedder_option(verify, default="none")
+    judge_option(verify)
     verify.add_argument(
         "--accept",
         default="verified",
@@ -106,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
                 _numbers(args.map_numbers, documents.documents) if args.map_numbers else None
             ),
             bibliography=args.bib,
+            embedder=make_embedder(args.embedder),
+            judge=make_judge(args.judge),
         )
         warn(documents.warnings)
         with progress_bar(None, "citations", False) as progress:

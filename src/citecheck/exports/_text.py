@@ -157,7 +157,13 @@ def to_text(report: Report) -> str:
     written = f" ({s['occurrences']} occurrences)" if s["occurrences"] != s["total"] else ""
     plural = "" if s["total"] == 1 else "s"
     verdict = _VERDICT_WORDS[report.outcome]
-    lines.append(f"{s['total']} citation{plural}{written}, pass rate {rate}, {verdict}")
+    unread = (  # said where it decides the outcome: nothing else was read
+        f", {report.unread} citation-like place{'' if report.unread == 1 else 's'} unread "
+        "(see the warnings)"
+        if report.unread and not report.results
+        else ""
+    )
+    lines.append(f"{s['total']} citation{plural}{written}{unread}, pass rate {rate}, {verdict}")
     if report.phantom_citations:
         lines.append("phantom citations: " + ", ".join(report.phantom_citations))
     return "\n".join(lines)

@@ -80,6 +80,8 @@ class Draft:
     text: str
     citations: tuple[DraftCitation, ...]
     warnings: tuple[str, ...]
+    unread: int = 0
+    """The malformed markers and marker-like places no syntax read (each has a warning)."""
 
 
 def read_draft(text: str, papers: Mapping[str, PaperMetadata]) -> Draft:
@@ -95,7 +97,7 @@ def read_draft(text: str, papers: Mapping[str, PaperMetadata]) -> Draft:
         for index in range(len(extraction.citations))
     )
     warnings = tuple(_on_line(warning, lines) for warning in extraction.warnings)
-    return Draft(text, citations, warnings)
+    return Draft(text, citations, warnings, extraction.unread)
 
 
 class _Lines:

@@ -653,6 +653,7 @@ def validate_doc(
         kind="paper-draft",
         text=text,
         metadata=metadata,
+        unread=read.unread,
     )
 
 

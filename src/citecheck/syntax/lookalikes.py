@@ -11,9 +11,9 @@ skipped in silence. The rules are narrow enough that prose brackets stay quiet:
   ``(March 2020)``, ``(in 2020)`` or ``(2020)`` alone;
 - a name right before a year in parentheses (``Smith (2020)``);
 - a bare ``@key`` after a space, ``(``, ``[``, ``;`` or ``-`` (``@doe99``, ``@doe99 [p. 33]``);
-- a pandoc footnote reference (``[^1]``) whose note cites something (a year, an ``@key``, a
-  link, a page) or that has no note in the text; a note of remarks (``[^1]: I think so.``) is
-  not a citation;
+- a footnote reference (``[^1]``) that the footnote syntax did not read, whose note cites
+  something (a year, an ``@key``, a link, a page) or that has no note in the text; a note of
+  remarks (``[^1]: I think so.``) is not a citation;
 - superscript numbers that read as a note or citation marker (``blue¹``, ``blue.²³``,
   ``blue¹⁻³``, ``“…”⁴``): after a full stop, comma, colon, semicolon, quotation mark or
   bracket, or after a word of three or more letters that stands on its own. Not an exponent:
@@ -24,16 +24,16 @@ skipped in silence. The rules are narrow enough that prose brackets stay quiet:
 Code, Markdown links and the text's reference list are never marker-like. ``[[`` needs no rule
 here: the TIP syntax reads every one, as a marker or as a malformed one that it reports. Each
 rule belongs to the syntax that reads such text, so a caller who leaves a syntax out is not
-warned about its markers (footnotes are pandoc's, superscripts belong with the numeric markers
-that write the same citations in brackets); the bracketed author–year and page rules belong
-to none and always count.
+warned about its markers (footnotes are the footnote syntax's, superscripts belong with the
+numeric markers that write the same citations in brackets); the bracketed author–year and
+page rules belong to none and always count.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from citecheck.model import Span
@@ -95,13 +95,13 @@ class Lookalike:
 def marker_like_spans(text: str) -> list[Span]:
     """Every marker-like span of ``text`` (see the module), in text order."""
     reference_list = find_reference_list(text)
-    skip = None if reference_list is None else reference_list.span
+    skip = [] if reference_list is None else [reference_list.span]
     return [lookalike.span for lookalike in find_lookalikes(text, skip)]
 
 
-def find_lookalikes(text: str, skip: Span | None) -> list[Lookalike]:
-    """The marker-like spans of ``text`` outside code, links and ``skip`` (its reference list),
-    in text order."""
+def find_lookalikes(text: str, skip: Sequence[Span] = ()) -> list[Lookalike]:
+    """The marker-like spans of ``text`` outside code, links and ``skip`` (its reference list,
+    the notes of its cited footnotes), in text order."""
     code = code_regions(text)
     labels = [m.span() for m in _LINK_LABEL.finditer(text)]  # in order, never overlapping
     label_ends = [end for _, end in labels]
@@ -109,7 +109,9 @@ def find_lookalikes(text: str, skip: Span | None) -> list[Lookalike]:
     def hidden(span: Span) -> bool:
         index = bisect_right(label_ends, span.start)
         in_label = index < len(labels) and labels[index][0] < span.end
-        return in_label or code.overlaps(span.start, span.end) or bool(skip and skip.overlaps(span))
+        return (
+            in_label or code.overlaps(span.start, span.end) or any(s.overlaps(span) for s in skip)
+        )
 
     candidates = sorted(
         (lookalike for lookalike in _candidates(text) if not hidden(lookalike.span)),
@@ -153,7 +155,7 @@ def _candidates(text: str) -> Iterator[Lookalike]:
                 whys[label] = _footnote_cites(notes.get(label))
             why = whys[label]
             if why is not None:
-                yield Lookalike(span, "pandoc", why)
+                yield Lookalike(span, "footnote", why)
     for match in _PARENTHESES.finditer(text):
         if NAME_YEAR.search(match.group("body")):
             why = "an author and year that could not be read as an author–year citation"
@@ -188,13 +190,14 @@ def _footnote_cites(note: str | None) -> str | None:
     """Why a footnote reference with this ``note`` looks like a citation: the note cites
     something, or there is none; ``None`` for a note of remarks."""
     if note is None:
-        return "a footnote reference with no note in the text; citecheck does not read footnotes"
+        return "a footnote reference with no note in the text, so no source to check it against"
     if not _NOTE_CITES.search(note):
         return None
     quoted = note if len(note) <= _MAX_NOTE else note[: _MAX_NOTE - 1] + "…"
     return (
-        f"a footnote whose note ({quoted!r}) cites a source; citecheck does not read "
-        "footnotes: cite in the sentence, with [1] or [[id]]"
+        f"a footnote whose note ({quoted!r}) cites a source that citecheck cannot read: "
+        "name the source's file or id in the note ('[^1]: trial.pdf, p. 2'), or cite in the "
+        "sentence, with [1] or [[id]]"
     )
 
 

@@ -33,7 +33,7 @@ from citecheck import registry
 from citecheck.documents import Document
 from citecheck.documents.bibliography import BibEntry, Bibliography
 from citecheck.errors import UnknownBackendError
-from citecheck.model import Citation, Status
+from citecheck.model import Citation, Span, Status
 from citecheck.syntax.author_year import AuthorYear
 from citecheck.syntax.reference_list import ReferenceEntry, ReferenceList
 
@@ -64,8 +64,8 @@ class SourceMapping:
     """How a cited key that is no source id was mapped to a source: ``cited`` as the citation
     wrote it (``1``, ``Smith 2020``, ``lee2019``), its ``syntax``, the ``source_id`` it means,
     ``by`` what (``numeric_sources``, ``reference list``, ``order``, ``bibliography``,
-    ``metadata`` or ``id``), the ``detail`` that decided (the entry, the key), and the source's
-    file ``path`` when it has one."""
+    ``metadata``, ``id``, ``file name``, ``url`` or ``description``), the ``detail`` that
+    decided (the entry, the key), and the source's file ``path`` when it has one."""
 
     cited: str
     syntax: str
@@ -91,6 +91,9 @@ class SourceMapping:
             "bibliography": "the bibliography",
             "metadata": "the sources' metadata",
             "id": "the source's id",
+            "file name": "the source's file name",
+            "url": "the source's url",
+            "description": "the sources' titles, file names, authors and years",
         }.get(self.by, self.by)
         detail = f": {self.detail}" if self.detail else ""
         return f"{self.label} = {self.source_id!r}{where}, by {how}{detail}"
@@ -399,6 +402,11 @@ class SourceResolver:
             return by_metadata[0], "metadata", ""
         entry = None if self.bibliography is None else self.bibliography.get(key)
         if entry is None:
+            by_name = self._by_name(key)
+            if by_name is not None:
+                return by_name
+            if " " in key.strip():  # words, not a key: a description of the work
+                return self._described_as(key)
             return key, None, ""  # the cascade says it does not exist (or is in the index)
         target = self._source_of(entry)
         if target is None:
@@ -408,6 +416,48 @@ class SourceResolver:
                 f"{key!r} is in the bibliography{title}, but its text is not among the sources",
             )
         return target, "bibliography", f"key {key!r}"
+
+    def _by_name(self, key: str) -> _Hit | Unresolved | None:
+        """The source a key names by its file name (``trial.pdf``, or ``trial.pdf`` for the
+        source ``trial`` read from another file), its ``url``, or its id in another case
+        (``Trial``); ``None`` when it names none of them."""
+        folded = key.casefold().rstrip("/")
+        stem, dot, extension = folded.rpartition(".")
+        ways = (
+            ("file name", lambda i, d: _file_name(d) == folded),
+            ("url", lambda i, d: str(d.metadata.get("url") or "").casefold().rstrip("/") == folded),
+            ("file name", lambda i, d: bool(dot) and extension.isalnum() and i.casefold() == stem),
+            ("id", lambda i, d: i.casefold() == folded),
+        )
+        for by, names in ways:
+            found = [i for i, d in self.documents.items() if names(i, d)]
+            if len(found) == 1:
+                return found[0], by, ""
+            if found:
+                return Unresolved(
+                    Status.UNCHECKED,
+                    f"{key!r} may be any of several sources ({_listed(found)}): cite one by its id",
+                )
+        return None
+
+    def _described_as(self, description: str) -> _Hit | Unresolved:
+        """The one source that words such as ``Smith et al., Nature 2020`` or ``Lab notes``
+        describe, matched as a reference-list entry is; a phantom only when every source is
+        ruled out."""
+        entry = ReferenceEntry(None, description, Span(0, len(description)))
+        source_id, how = self._match_entry(entry)
+        if source_id is not None:
+            return source_id, "description", _quoted(entry)
+        reason = f"{_quoted(entry)} {how}"
+        if how.startswith("matches several"):
+            return Unresolved(Status.UNCHECKED, reason)
+        words, years = _words(description), set(_YEAR.findall(description))
+        undecided = [
+            i for i in self.documents if self._could_be(i, lambda e: _entry_agrees(e, words, years))
+        ]
+        if undecided:
+            return Unresolved(Status.UNCHECKED, f"{reason}; but {_unknown(undecided)}")
+        return Unresolved(Status.NOT_FOUND, reason)
 
     # -- author and year --------------------------------------------------------------------
 
@@ -653,6 +703,12 @@ def _first_year(text: str) -> int:
 def _quoted(entry: ReferenceEntry) -> str:
     text = " ".join(entry.text.split())
     return repr(text if len(text) <= _MAX_QUOTED else text[: _MAX_QUOTED - 1] + "…")
+
+
+def _file_name(document: Document) -> str:
+    """The folded name of the file a document was read from, ``""`` when it has none."""
+    path = document.metadata.get("path")
+    return PurePath(str(path)).name.casefold() if path else ""
 
 
 def _listed(ids: Iterable[str]) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Unpack
 
 from citecheck import registry
@@ -290,6 +291,7 @@ class Verifier:
             mappings=tuple(resolver.mappings),
             kind="verify",
             text=text,
+            unread=extraction.unread,
         )
 
     def _resolved_check(
@@ -405,7 +407,9 @@ class Verifier:
             return verdict.result(citation, Status.UNCHECKED, reason)
         known = ", ".join(repr(k) for k in list(documents)[:10]) or "none"
         reason = f"the cited source {citation.source_id!r} does not exist (sources: {known})"
-        return verdict.result(citation, Status.NOT_FOUND, reason)
+        return verdict.result(
+            citation, Status.NOT_FOUND, reason + _nearest_source(citation.source_id, documents)
+        )
 
     def _place(self, citation: Citation, document: Document) -> _Place | Result:
         """The span the citation's location covers in ``document`` and the words for it; a
@@ -481,6 +485,10 @@ class Verifier:
         searched = " or anywhere in the sources" if self.search_elsewhere else ""
         checked = ", ".join(m.name for m in self.matchers)
         reason = f"the {noun} does not stand {place.words}{searched} (checked: {checked})"
+        if noun == "claim" and self.support is None:  # words only: say how to weigh meaning
+            return verdict.result(
+                citation, Status.UNSUPPORTED, reason, details={"correction": dict(BY_MEANING)}
+            )
         return verdict.result(citation, Status.UNSUPPORTED, reason)
 
     def _judge_claim(
@@ -772,3 +780,39 @@ def _numeric_map(value: Mapping[str, str] | Sequence[str] | None) -> dict[str, s
     if isinstance(value, str):
         raise ConfigError("numeric_sources must be a mapping or a sequence of ids, not a str")
     return {str(i): source_id for i, source_id in enumerate(value, start=1)}
+
+
+BY_MEANING: Mapping[str, str] = MappingProxyType(
+    {
+        "problem": "words_only",
+        "message": "checked by its words only; to check a paraphrase by meaning, give an "
+        "embedder (--embedder minilm, Verifier(embedder=...))",
+    }
+)
+"""The fix a claim that failed by its words alone is given: how to check it by meaning."""
+
+_NAME_SIMILARITY = 80
+"""How alike (RapidFuzz's WRatio, 0-100) a cited name and a source's id or file name must be
+for a phantom's reason to suggest the source."""
+
+
+def _nearest_source(cited: str, documents: Mapping[str, Document]) -> str:
+    """``; did you mean 'trial' (trial.pdf)?`` when a source's id or file name is close to the
+    cited name (a typo, another extension), else ``""``."""
+    from rapidfuzz import fuzz, process
+
+    names: dict[str, str] = {}
+    for source_id, document in documents.items():
+        names.setdefault(source_id.casefold(), source_id)
+        path = document.metadata.get("path")
+        if path:
+            names.setdefault(Path(str(path)).name.casefold(), source_id)
+    best = process.extractOne(
+        cited.casefold(), list(names), scorer=fuzz.WRatio, score_cutoff=_NAME_SIMILARITY
+    )
+    if best is None:
+        return ""
+    source_id = names[best[0]]
+    path = documents[source_id].metadata.get("path")
+    where = f" ({Path(str(path)).name})" if path else ""
+    return f"; did you mean {source_id!r}{where}?"

