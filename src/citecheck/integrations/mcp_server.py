@@ -68,6 +68,7 @@ TOOLS = (
     "verify_answer",
     "verify_quotes",
     "verify_references",
+    "verify_records",
     "papers_list",
     "papers_search",
     "papers_cite",
@@ -503,6 +504,65 @@ class CitecheckTools:
                 require_citations=require_citations,
             )
             return _report_result(door.verify(text, template=template))
+
+        return _guarded(check)
+
+    def verify_records(
+        self,
+        records: Annotated[
+            list[dict[str, Any]] | None,
+            Field(
+                description="the records: each an object with a source text and a list of "
+                "citation objects (the fields the config names; by default source_text and "
+                "citations)"
+            ),
+        ] = None,
+        records_file: Annotated[
+            str | None, Field(description="a .json or .jsonl file of records, instead of records")
+        ] = None,
+        config: Annotated[
+            str | None,
+            Field(description="options from a .toml, .yaml or .json file (RecordConfig)"),
+        ] = None,
+        embedder: Annotated[
+            EmbedderName,
+            Field(
+                description="the embedder that compares each citation with its source: auto "
+                "(the records' model_name, all-MiniLM-L6-v2 by default), minilm, multilingual "
+                "or onnx"
+            ),
+        ] = "auto",
+    ) -> Annotated[CallToolResult, ReportOut]:
+        """Label the citations of data records by their meaning against each record's source
+        text (very likely true ... very likely untrue, too short, no source text): the records
+        door. Give the records, or a file of them. Returns the report (one result per
+        citation, each naming its record) and a short verdict."""
+
+        def check() -> CallToolResult:
+            from citecheck.records.record_files import read_records
+            from citecheck.records.validate import RecordConfig
+
+            if (records is None) == (records_file is None):
+                raise InputError("give the records as records or as records_file (one of them)")
+            items = (
+                list(records)
+                if records is not None
+                else read_records(self.roots.path(records_file or "", "records file"))
+            )
+            options = (
+                RecordConfig.from_file(self.roots.path(config, "config"))
+                if config
+                else RecordConfig()
+            )
+            if embedder == "none":
+                raise InputError("the records door compares meaning: it needs an embedder")
+            door = registry.create(
+                "doors",
+                "records",
+                config=options,
+                embedder=None if embedder == "auto" else embedder_named(embedder),
+            )
+            return _report_result(door.verify(items, None))
 
         return _guarded(check)
 
