@@ -44,7 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # markers in text; stores of vectors; formats a report is written in
     ("syntax", "indexes", "exports"),
     # the doors: each takes text or items and sources and returns a Report
-    ("verification", "references", "quotes", "records", "papers", "doors"),
+    ("verification", "references", "quotes", "records", "papers", "api_citations", "doors"),
     # what is built on the doors: one-shot verbs, batches, integrations, the command line
     ("_api", "batch", "integrations", "testing", "cli", "__main__", "_moved", ""),
 )

@@ -242,6 +242,40 @@ def test_records_are_labelled_through_the_records_door(client: Client) -> None:
     assert "one of them" in text_of(both)
 
 
+API_CITATIONS = Path(__file__).parent / "data" / "api_citations"
+
+
+def test_an_anthropic_response_is_checked_against_its_request(client: Client) -> None:
+    data = json.loads((API_CITATIONS / "anthropic_char_location.json").read_text("utf-8"))
+    result = client.call(
+        "verify_api_citations", {"response": data["response"], "request": data["request"]}
+    )
+    assert not result["isError"], text_of(result)
+    report = result["structuredContent"]
+    assert report["kind"] == "api"
+    assert report["outcome"] == "PASS"
+    assert [r["status"] for r in report["results"]] == ["verified", "verified"]
+
+
+def test_an_openai_response_is_checked_against_files_in_the_roots(
+    client: Client, root: Path
+) -> None:
+    data = json.loads((API_CITATIONS / "openai_responses_file_citation.json").read_text("utf-8"))
+    (file_id, sent), *_ = data["files"].items()
+    (root / "sent.txt").write_text(sent["text"], encoding="utf-8")
+    result = client.call(
+        "verify_api_citations", {"response": data["response"], "files": {file_id: "sent.txt"}}
+    )
+    assert not result["isError"], text_of(result)
+    assert result["structuredContent"]["outcome"] == "PASS", text_of(result)
+    outside = client.call(
+        "verify_api_citations",
+        {"response": data["response"], "files": {file_id: "../secret.md"}},
+    )
+    assert outside["isError"]
+    assert "outside the folders" in text_of(outside)
+
+
 def test_a_paper_library_is_filled_searched_and_checked(client: Client, root: Path) -> None:
     added = client.call("papers_add", {"files": ["papers/stoker2022.md"]})
     assert not added["isError"], text_of(added)

@@ -14,6 +14,7 @@ import pytest
 import citecheck
 from citecheck import registry
 from citecheck._config import COMMON_NAMES, Options
+from citecheck.api_citations import ApiCitationConfig, ApiCitationOptions
 from citecheck.errors import ConfigError
 from citecheck.papers import DraftVerifier
 from citecheck.papers.draft_verifier import DraftConfig, DraftOptions
@@ -22,13 +23,14 @@ from citecheck.records import RecordConfig, RecordOptions, RecordVerifier
 from citecheck.references import ReferenceConfig, ReferenceOptions, ReferenceVerifier
 from citecheck.verification.options import VerifierConfig, VerifyOptions
 
-DOORS = registry.available("doors")[:5]
+DOORS = registry.available("doors")
 PAIRS = [
     (VerifierConfig, VerifyOptions, set()),
     (QuoteConfig, QuoteOptions, {"threshold"}),
     (RecordConfig, RecordOptions, {"threshold", "embedding_model", "min_claim_words"}),
     (ReferenceConfig, ReferenceOptions, {"scheme", "against"}),  # keywords of their own
     (DraftConfig, DraftOptions, set()),
+    (ApiCitationConfig, ApiCitationOptions, set()),
 ]
 
 

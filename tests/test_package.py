@@ -58,6 +58,7 @@ def test_public_names_are_pinned() -> None:
             "validate_records",
             "verify",
             "verify_quotes",
+            "verify_api_citations",
             "verify_records",
             "verify_references",
         ]

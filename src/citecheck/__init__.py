@@ -64,6 +64,7 @@ __all__ = [
     "split_sources",
     "validate_records",
     "verify",
+    "verify_api_citations",
     "verify_quotes",
     "verify_records",
     "verify_references",
@@ -71,12 +72,17 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """:class:`PaperLibrary` is imported when first asked for: it brings the paper readers and
-    the sentence chunking, which ``import citecheck`` does not need."""
+    """:class:`PaperLibrary` and :func:`verify_api_citations` are imported when first asked
+    for: they bring the paper readers, the sentence chunking and the API response readers,
+    which ``import citecheck`` does not need."""
     if name == "PaperLibrary":
         from citecheck.papers import PaperLibrary
 
         return PaperLibrary
+    if name == "verify_api_citations":
+        from citecheck.api_citations import verify_api_citations
+
+        return verify_api_citations
     raise AttributeError(f"module 'citecheck' has no attribute {name!r}")
 
 

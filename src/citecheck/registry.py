@@ -34,6 +34,7 @@ _BUILTINS: dict[str, dict[str, str]] = {
         "references": "citecheck.references.verify:ReferenceVerifier",
         "records": "citecheck.records.validate:RecordVerifier",
         "papers": "citecheck.papers.draft_verifier:DraftVerifier",
+        "api": "citecheck.api_citations:ApiCitationVerifier",
     },
     "matchers": {
         "exact": "citecheck.matchers.exact:ExactMatcher",

@@ -41,6 +41,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "records": "the records door (verify_records, citecheck records)",
         "paper-draft": "the papers door: a draft against a library (validate_doc)",
         "paper-claim": "one claim against a library (citecheck validate)",
+        "api": "the door of the citations LLM APIs return (verify_api_citations)",
     }
 )
 """Every ``Report.kind`` citecheck writes, and what writes it; a plugin door writes its own

@@ -26,7 +26,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -69,6 +69,7 @@ TOOLS = (
     "verify_quotes",
     "verify_references",
     "verify_records",
+    "verify_api_citations",
     "papers_list",
     "papers_search",
     "papers_cite",
@@ -563,6 +564,71 @@ class CitecheckTools:
                 embedder=None if embedder == "auto" else embedder_named(embedder),
             )
             return _report_result(door.verify(items, None))
+
+        return _guarded(check)
+
+    def verify_api_citations(
+        self,
+        response: Annotated[
+            dict[str, Any] | list[Any],
+            Field(
+                description="what the LLM API returned, as its JSON: an Anthropic Messages "
+                "response (or its content blocks), an OpenAI Responses response, chat "
+                "completion or Assistants message (or its output items)"
+            ),
+        ],
+        request: Annotated[
+            dict[str, Any] | None,
+            Field(
+                description="Anthropic: the request the response answers (its document blocks "
+                "are the documents sent, in order)"
+            ),
+        ] = None,
+        documents: Annotated[
+            list[str] | None,
+            Field(description="Anthropic: the files sent as documents, in the order sent"),
+        ] = None,
+        files: Annotated[
+            dict[str, str] | None,
+            Field(
+                description="OpenAI: each cited file id, file name or URL, and the file that "
+                "holds its text"
+            ),
+        ] = None,
+        provider: Annotated[
+            Literal["auto", "anthropic", "openai"],
+            Field(description="whose response it is (auto: told by its shape)"),
+        ] = "auto",
+        embedder: Annotated[
+            EmbedderName,
+            Field(description="check the answer's words by meaning with this embedder"),
+        ] = "none",
+    ) -> Annotated[CallToolResult, ReportOut]:
+        """Check the citations an LLM API returned as objects (Anthropic's citation blocks,
+        OpenAI's file and URL annotations) against the documents it was sent: does the cited
+        text stand at the range the citation claims (the real range when it stands
+        elsewhere), and does the sentence that carries it say what the cited text says?
+        Returns the report and a short verdict."""
+
+        def check() -> CallToolResult:
+            from citecheck.api_citations import verify_api_citations
+            from citecheck.documents.files import load_file
+
+            given = [request is not None, documents is not None, files is not None]
+            if sum(given) > 1:
+                raise InputError("give the documents sent as one of request, documents, files")
+            sent: Any = request
+            if documents is not None:
+                sent = [load_file(self.roots.path(d, "document")) for d in documents]
+            elif files is not None:
+                sent = {
+                    key: replace(load_file(self.roots.path(f, "file")), id=key)
+                    for key, f in files.items()
+                }
+            report = verify_api_citations(
+                response, sent, provider=provider, embedder=embedder_named(embedder)
+            )
+            return _report_result(report)
 
         return _guarded(check)
 
