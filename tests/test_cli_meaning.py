@@ -107,3 +107,60 @@ def test_an_unknown_embedder_name_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="the names are auto, minilm, multilingual, onnx, none"):
         embedder_named("bert")
     assert embedder_named("none") is None
+
+
+# -- judges by name ---------------------------------------------------------------------------
+
+
+def test_citecheck_judges_lists_the_known_judges_and_says_did_you_mean() -> None:
+    listed = subprocess.run(
+        [sys.executable, "-m", "citecheck", "judges"], capture_output=True, text=True, check=True
+    )
+    for name in ("minicheck-roberta-large", "factcg-deberta-large", "hhem-2.1-open", "nli:MODEL"):
+        assert name in listed.stdout
+    wrong = subprocess.run(
+        [sys.executable, "-m", "citecheck", "judges", "hhem"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert wrong.returncode == 2
+    assert "did you mean 'hhem-2.1-open'" in wrong.stderr
+
+
+def test_an_unknown_judge_is_a_usage_error(tmp_path: Path) -> None:
+    run = verify(tmp_path, PARAPHRASE, "--judge", "minicheck")
+    assert run.returncode == 2
+    assert "no judge is named 'minicheck'" in run.stderr
+
+
+@pytest.fixture(scope="module")
+def tiny_nli(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny randomly initialised NLI cross-encoder, built here: nothing is downloaded."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    pytest.importorskip("sentence_transformers")
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    try:
+        import judge_adapters  # type: ignore[import-not-found]
+    finally:
+        sys.path.pop(0)
+    path: Path = judge_adapters.build_nli(tmp_path_factory.mktemp("nli") / "nli")
+    return path
+
+
+def test_a_known_judge_by_name_at_the_verifier_and_the_command_line(
+    tiny_nli: Path, tmp_path: Path
+) -> None:
+    from citecheck.judging.judges import CrossEncoderJudge
+
+    verifier = citecheck.Verifier(judge=f"nli:{tiny_nli}")
+    assert verifier.support is not None
+    assert isinstance(verifier.support.judge, CrossEncoderJudge)
+    # a random judge can say anything; the meaning guard still refuses a changed number
+    report = verifier.verify(CHANGED, {"trial": SOURCE})
+    assert report.results[0].status is not citecheck.Status.VERIFIED
+    run = verify(tmp_path, CHANGED, "--judge", f"nli:{tiny_nli}", "--json")
+    assert run.returncode in (1, 3), run.stderr
+    assert json.loads(run.stdout)["results"][0]["status"] != "verified"
+    assert citecheck.Verifier(judge="none").support is None

@@ -7,7 +7,10 @@ items and sources and returns a Report), ``matchers`` (``citecheck.matchers``), 
 (``citecheck.syntaxes``), ``indexes`` (``citecheck.indexes``), ``schemes``
 (``citecheck.schemes``: reference schemes, each a function returning a
 :class:`~citecheck.references.ReferenceScheme`), ``formats`` (``citecheck.formats``: the file
-formats a report is written in, each a :class:`~citecheck.protocols.Format` object) and
+formats a report is written in, each a :class:`~citecheck.protocols.Format` object),
+``judges`` (``citecheck.judges``: judges of support by name, each a function that builds one
+from its options, ``model=`` for ``nli``, ``openai`` and ``ollama``;
+:func:`citecheck.judging.known.load_judge` reads ``nli:MODEL`` names) and
 ``views`` (``citecheck.views``: other shapes of a report, each a callable: ``html``, what a
 notebook shows for a report, a result or a piece of evidence; ``pandas``, a data frame). A
 name nobody registered raises :class:`~citecheck.errors.UnknownBackendError` listing the names
@@ -71,6 +74,17 @@ _BUILTINS: dict[str, dict[str, str]] = {
         "junit": "citecheck.exports.formats:JUNIT",
         "text": "citecheck.exports.formats:TEXT",
     },
+    "judges": {
+        "minicheck-roberta-large": "citecheck.judging.known:minicheck_roberta_large",
+        "minicheck-deberta-v3-large": "citecheck.judging.known:minicheck_deberta_v3_large",
+        "minicheck-flan-t5-large": "citecheck.judging.known:minicheck_flan_t5_large",
+        "bespoke-minicheck-7b": "citecheck.judging.known:bespoke_minicheck_7b",
+        "factcg-deberta-large": "citecheck.judging.known:factcg_deberta_large",
+        "hhem-2.1-open": "citecheck.judging.known:hhem_2_1_open",
+        "nli": "citecheck.judging.known:nli_judge",
+        "openai": "citecheck.judging.known:openai_judge",
+        "ollama": "citecheck.judging.known:ollama_judge",
+    },
     "views": {
         "html": "citecheck.exports.formats:NOTEBOOK",
         "pandas": "citecheck.exports._table:to_pandas",
@@ -91,6 +105,7 @@ _SINGULAR = {
     "indexes": "index",
     "schemes": "scheme",
     "formats": "format",
+    "judges": "judge",
     "views": "view",
 }
 

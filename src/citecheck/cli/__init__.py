@@ -7,7 +7,9 @@ eval`` checks structured references (``[Bala Kanda 1.1]``): one answer, what a s
 read and miss, or a golden dataset. ``citecheck records [INPUT.json] [-o OUTPUT.json]
 [--config FILE] [--resume]`` labels the citations of a batch of records; without ``--config``
 it reads ``config.json`` beside the input or in the working directory, and without ``-o`` it
-writes ``output_validated.json`` beside the input.
+writes ``output_validated.json`` beside the input. ``citecheck judges`` lists the judges
+``--judge`` takes by name, and ``citecheck mcp`` serves the checks to AI assistants over the
+Model Context Protocol.
 
 ``verify``, ``quotes``, ``refs check`` and ``refs eval`` write their report in any format
 (``--format json|jsonl|csv|xlsx|md|html|junit|text`` or a registered one, to standard output
@@ -32,6 +34,7 @@ from contextlib import suppress
 
 from citecheck._version import __version__
 from citecheck.cli import (
+    judges_command,
     mcp_command,
     paper_checks_command,
     papers_command,
@@ -59,6 +62,7 @@ COMMANDS = (
     refs_command,
     papers_command,
     paper_checks_command,
+    judges_command,
     mcp_command,
 )
 """The command modules, in the order ``citecheck --help`` lists them."""

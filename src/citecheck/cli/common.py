@@ -167,8 +167,6 @@ def make_embedder(choice: str) -> Any:
 
 def make_judge(choice: str) -> Any:
     """The judge ``--judge`` names: ``"auto"``, ``None``, or a known judge, loaded now."""
-    if choice in ("auto", "none"):
-        return None if choice == "none" else "auto"
     from citecheck.judging.known import judge_named
 
     return judge_named(choice)

@@ -22,7 +22,8 @@ def add(commands: Any) -> None:
         help="serve citecheck's checks to AI assistants over MCP (stdio)",
         description="Run a Model Context Protocol server on standard input and output: an MCP "
         "client (Claude Desktop, Claude Code, an agent) starts it and calls its tools "
-        "(verify_answer, verify_quotes, verify_references, papers_list, papers_search, "
+        "(verify_answer, verify_quotes, verify_references, verify_records, verify_api_citations, "
+        "papers_list, papers_search, "
         "papers_cite, papers_validate, papers_validate_doc, papers_add). Every path a tool is "
         "given must lie inside a --root folder. Needs the mcp extra.",
     )

@@ -1037,8 +1037,6 @@ INSTRUCTIONS = (
 
 def _judge(name: str) -> Any:
     """The judge a call names: ``auto``, ``none`` or a known judge's name."""
-    if name in ("auto", "none"):
-        return None if name == "none" else "auto"
     from citecheck.judging.known import judge_named
 
     return judge_named(name)

@@ -325,7 +325,7 @@ class SupportAssessor:
     def __init__(
         self,
         embedder: Embedder | None = None,
-        judge: Judge | Literal["auto"] | None = "auto",
+        judge: Judge | str | None = "auto",
         *,
         supported: float | None = None,
         partial: float | None = None,
@@ -339,6 +339,11 @@ class SupportAssessor:
     ) -> None:
         if judge == "auto":
             judge = None if embedder is None else default_judge()
+        elif isinstance(judge, str):  # a known judge by name, or "none"
+            from citecheck.judging.known import judge_named
+
+            named = judge_named(judge)
+            judge = None if named == "auto" else named
         if embedder is None and judge is None:
             raise ConfigError("assessing support needs an embedder, a judge, or both")
         self.model = model

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 from citecheck._config import Options
 from citecheck.documents.bibliography import BibliographySpec
@@ -44,7 +44,7 @@ class VerifierConfig(Options):
     ellipsis_max_gap: int = 2000
     min_claim_words: int = 3
     embedder: Embedder | None = None
-    judge: Judge | Literal["auto"] | None = "auto"
+    judge: Judge | str | None = "auto"
     support_threshold: float | None = None
     partial_threshold: float | None = None
     support_model: SupportModel | None = FITTED_SUPPORT_MODEL
@@ -71,7 +71,7 @@ class VerifyOptions(TypedDict, total=False):
     ellipsis_max_gap: int
     min_claim_words: int
     embedder: Embedder | None
-    judge: Judge | Literal["auto"] | None
+    judge: Judge | str | None
     support_threshold: float | None
     partial_threshold: float | None
     support_model: SupportModel | None

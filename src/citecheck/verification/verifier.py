@@ -119,7 +119,10 @@ class Verifier:
     with the fitted model; 0.5, 0.25 from a judge) or the cosine (0.6, 0.4) those grades need.
     ``judge="auto"`` (the default) is, with an embedder and the ``judge`` extra, citecheck's
     trained judge, which gives a second opinion that can only lower a grade
-    (:mod:`citecheck.judging.support`); ``judge=None`` leaves the grade to the signals.
+    (:mod:`citecheck.judging.support`); ``judge=None`` (or ``"none"``) leaves the grade to the
+    signals; a known judge's name (``"minicheck-roberta-large"``, ``"nli:MODEL"``,
+    ``"ollama:MODEL"``: :mod:`citecheck.judging.known`) loads that judge, under the same
+    meaning guard.
 
     A page cited in a source without page numbers is read as the TIP protocol reads it, as
     ``lines_per_page`` lines a page (page 3 is lines 101-150), and every reason about it says
@@ -152,7 +155,7 @@ class Verifier:
         ellipsis_max_gap: int = 2000,
         min_claim_words: int = 3,
         embedder: Embedder | None = None,
-        judge: Judge | Literal["auto"] | None = "auto",
+        judge: Judge | str | None = "auto",
         support_threshold: float | None = None,
         partial_threshold: float | None = None,
         support_model: SupportModel | None = FITTED_SUPPORT_MODEL,
@@ -205,7 +208,7 @@ class Verifier:
         self._word_indexes: IdentityCache[WordIndex] = IdentityCache(_KEPT_INDEXES)
         self.support = (
             None
-            if embedder is None and judge in (None, "auto")
+            if embedder is None and judge in (None, "auto", "none")
             else SupportAssessor(
                 embedder,
                 judge,
