@@ -552,3 +552,14 @@ def test_the_guard_vetoes_a_minicheck_model_that_always_agrees(models: Path) -> 
     assert kept.status is Status.VERIFIED, kept.reason
     [changed] = verifier.verify("The survey lasted six months [[doc]].", source).results
     assert changed.status is not Status.VERIFIED, changed.reason
+
+
+def test_the_registry_names_every_known_judge_and_prefix() -> None:
+    from citecheck import registry
+
+    assert registry.available("judges")[: len(KNOWN_JUDGES) + len(JUDGE_PREFIXES)] == [
+        *KNOWN_JUDGES,
+        *JUDGE_PREFIXES,
+    ]
+    for name in [*KNOWN_JUDGES, *JUDGE_PREFIXES]:
+        assert callable(registry.load("judges", name))

@@ -4,7 +4,6 @@ the references door: one answer, what a scheme's patterns read and miss, or a go
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -205,14 +204,6 @@ def _reference_texts(path: Path | None) -> dict[str, str] | None:
     """Verse texts from a JSON object file, or from a Valmiki Ramayana ``sargas`` directory."""
     if path is None:
         return None
-    if path.is_dir():
-        from citecheck.references import load_valmiki_shlokas
+    from citecheck.references import read_verse_texts
 
-        return load_valmiki_shlokas(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise CitecheckError(f"{path} is not valid JSON: {exc}") from None
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise CitecheckError(f"{path} must be a JSON object of reference -> text")
-    return data
+    return read_verse_texts(path)

@@ -494,14 +494,16 @@ class CitecheckTools:
         says? Returns the report and a short verdict."""
 
         def check() -> CallToolResult:
-            from citecheck.references import scheme_named
+            from citecheck.references import read_verse_texts, scheme_named
 
             door = registry.create(
                 "doors",
                 "references",
                 scheme=scheme_named(scheme),
                 against=(None if structure_map is None else self.roots.path(structure_map, "map")),
-                texts=None if texts is None else _verse_texts(self.roots.path(texts, "texts")),
+                texts=(
+                    None if texts is None else read_verse_texts(self.roots.path(texts, "texts"))
+                ),
                 require_citations=require_citations,
             )
             return _report_result(door.verify(text, template=template))
@@ -994,21 +996,6 @@ def _numbers(spec: Mapping[str, str], documents: SourceFiles) -> dict[str, str]:
             raise InputError(f"numeric_sources: {name!r} is not one of the sources ({known})")
         numbers[str(number).strip()] = by_name[name]
     return numbers
-
-
-def _verse_texts(path: Path) -> dict[str, str]:
-    """Verse texts from a JSON object file, or from a Valmiki Ramayana ``sargas`` folder."""
-    if path.is_dir():
-        from citecheck.references import load_valmiki_shlokas
-
-        return load_valmiki_shlokas(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path} is not valid JSON: {exc}") from None
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise InputError(f"{path} must be a JSON object of reference -> text")
-    return data
 
 
 # -- the server ---------------------------------------------------------------------------

@@ -1417,6 +1417,11 @@ def load_judge(name: str, **options: Any) -> Judge:
         if not model.strip():
             raise ConfigError(f"{prefix}: needs a model after the colon, as in {prefix}:MODEL")
         return JUDGE_PREFIXES[prefix.lower()].load(model=model.strip(), **options)
+    from citecheck import registry
+
+    if wanted in registry.available("judges"):  # a plugin's (entry point citecheck.judges)
+        judge: Judge = registry.create("judges", wanted, **options)
+        return judge
     raise _unknown(wanted)
 
 

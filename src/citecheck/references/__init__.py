@@ -21,7 +21,7 @@ from citecheck.references.scheme import (
     fold,
     name_key,
 )
-from citecheck.references.valmiki import load_valmiki_shlokas
+from citecheck.references.valmiki import load_valmiki_shlokas, read_verse_texts
 from citecheck.references.verify import (
     ReferenceConfig,
     ReferenceOptions,
@@ -55,6 +55,7 @@ __all__ = [
     "load_valmiki_shlokas",
     "name_key",
     "read_jsonl",
+    "read_verse_texts",
     "scheme_named",
     "valmiki_ramayana",
     "verify_references",

@@ -12,7 +12,7 @@ from pathlib import Path
 from citecheck.errors import InputError
 from citecheck.references.builtin import valmiki_ramayana
 
-__all__ = ["load_valmiki_shlokas"]
+__all__ = ["load_valmiki_shlokas", "read_verse_texts"]
 
 _TAG = re.compile(r"॥\s*([०-९0-9]+)-([०-९0-9]+)-([०-९0-9]+)\s*॥\s*$")
 _DIGITS = str.maketrans("०१२३४५६७८९", "0123456789")
@@ -48,3 +48,19 @@ def load_valmiki_shlokas(directory: str | Path) -> dict[str, str]:
                 key = scheme.canonical(book.name, (int(file.stem), number))
                 texts[key] = shloka
     return texts
+
+
+def read_verse_texts(path: str | Path) -> dict[str, str]:
+    """Verse texts by reference: a JSON object file of reference -> text, or a Valmiki
+    Ramayana ``sargas`` folder (:func:`load_valmiki_shlokas`). Anything else is an
+    :class:`~citecheck.errors.InputError` naming the file."""
+    path = Path(path)
+    if path.is_dir():
+        return load_valmiki_shlokas(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise InputError(f"{path} must be a JSON object of reference -> text")
+    return data
