@@ -4,6 +4,7 @@ names everywhere, and a claim that failed by its words alone says how to check i
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from importlib.util import find_spec
@@ -164,3 +165,27 @@ def test_a_known_judge_by_name_at_the_verifier_and_the_command_line(
     assert run.returncode in (1, 3), run.stderr
     assert json.loads(run.stdout)["results"][0]["status"] != "verified"
     assert citecheck.Verifier(judge="none").support is None
+
+
+@pytest.mark.skipif(not HAS_ONNX, reason="needs the onnx-minilm extra")
+def test_the_command_line_keeps_embeddings_between_runs_unless_told_not_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    first = verify(tmp_path, PARAPHRASE, "--embedder", "onnx", "--cache-dir", str(cache))
+    assert first.returncode == 0, first.stderr
+    with sqlite3.connect(cache / "embeddings-v2.sqlite") as database:
+        kept = database.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+    assert kept > 0
+    default = tmp_path / "default-place"
+    monkeypatch.setenv("CITECHECK_CACHE_DIR", str(default))
+    by_default = verify(tmp_path, PARAPHRASE, "--embedder", "onnx")
+    assert by_default.returncode == 0, by_default.stderr
+    assert (default / "embeddings-v2.sqlite").is_file()
+    monkeypatch.setenv("CITECHECK_CACHE_DIR", str(tmp_path / "never"))
+    off = verify(tmp_path, PARAPHRASE, "--embedder", "onnx", "--no-cache")
+    assert off.returncode == 0, off.stderr
+    assert not (tmp_path / "never").exists()
+    both = verify(tmp_path, PARAPHRASE, "--no-cache", "--cache-dir", str(cache))
+    assert both.returncode == 2
+    assert "not allowed with argument" in both.stderr

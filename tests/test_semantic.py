@@ -549,7 +549,7 @@ def test_minilm_disk_cache(tmp_path: Path) -> None:
     second.embed_documents(["another one", "a sentence to keep"])
     assert second.cache.misses == 0
     assert second._model is None, "nothing was embedded, so the model was never loaded"
-    with sqlite3.connect(tmp_path / "embeddings-v1.sqlite") as db:
+    with sqlite3.connect(tmp_path / "embeddings-v2.sqlite") as db:
         assert db.execute("SELECT count(*) FROM vectors").fetchone() == (2,)
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "EXIT_UNCHECKED",
     "INTERRUPTED",
     "STATUSES",
+    "cache_dir",
     "embedder_option",
     "emit",
     "exit_status",
@@ -143,6 +144,18 @@ def embedder_option(command: argparse.ArgumentParser, default: str = "auto") -> 
         "onnx-minilm extra), none (words only), auto (the first installed)"
         f" (default {default})",
     )
+    cache = command.add_mutually_exclusive_group()
+    cache.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help="keep embeddings here between runs (default: CITECHECK_CACHE_DIR, else the user's "
+        "cache folder, such as ~/.cache/citecheck; at most 1 GiB, the vectors used longest ago "
+        "dropped first)",
+    )
+    cache.add_argument(
+        "--no-cache", action="store_true", help="keep no embeddings on disk between runs"
+    )
 
 
 def judge_option(command: argparse.ArgumentParser) -> None:
@@ -158,11 +171,24 @@ def judge_option(command: argparse.ArgumentParser) -> None:
     )
 
 
-def make_embedder(choice: str) -> Any:
-    """The embedder ``--embedder`` names, ``None`` for words only."""
+def make_embedder(choice: str, args: argparse.Namespace | None = None) -> Any:
+    """The embedder ``--embedder`` names, ``None`` for words only; its vectors kept on disk
+    where ``--cache-dir`` (else :func:`~citecheck.embedders.cache.default_cache_dir`) says,
+    unless ``--no-cache``."""
     from citecheck.embedders.named import embedder_named
 
-    return embedder_named(choice)
+    return embedder_named(choice, cache_dir(args))
+
+
+def cache_dir(args: argparse.Namespace | None) -> Path | None:
+    """Where the command keeps embeddings between runs: ``--cache-dir``, else the default
+    place, ``None`` with ``--no-cache`` (or where the default place is turned off)."""
+    from citecheck.embedders.cache import default_cache_dir
+
+    if args is not None and getattr(args, "no_cache", False):
+        return None
+    chosen = None if args is None else getattr(args, "cache_dir", None)
+    return chosen if chosen is not None else default_cache_dir()
 
 
 def make_judge(choice: str) -> Any:
@@ -185,5 +211,4 @@ def open_library(args: argparse.Namespace, *, existing: bool = True) -> Any:
             "it first, or give the folder that holds manifest.json)"
         )
     choice = getattr(args, "embedder", "auto")
-    embedder: Any = choice if choice == "auto" else make_embedder(choice)
-    return PaperLibrary(args.library, embedder=embedder)
+    return PaperLibrary(args.library, embedder=make_embedder(choice, args))

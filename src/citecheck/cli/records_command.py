@@ -96,6 +96,17 @@ def add(commands: Any) -> None:
     records.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
+    cache = records.add_mutually_exclusive_group()
+    cache.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help="keep the embeddings here between runs (default: the config's cache_dir, else "
+        "CITECHECK_CACHE_DIR, else the user's cache folder such as ~/.cache/citecheck)",
+    )
+    cache.add_argument(
+        "--no-cache", action="store_true", help="keep no embeddings on disk between runs"
+    )
     records.set_defaults(run=run)
 
 
@@ -203,6 +214,21 @@ def _counted(
             progress(done, total)
 
 
+def _with_cache(config: RecordConfig, args: argparse.Namespace) -> RecordConfig:
+    """``config`` with the embedding cache the options say: ``--cache-dir``, else its own
+    ``cache_dir``, else the command line's default place; none with ``--no-cache``."""
+    from citecheck.cli.common import cache_dir
+    from citecheck.records.validate import RecordConfig
+
+    if args.no_cache:
+        folder = None
+    elif args.cache_dir is not None or config.cache_dir is None:
+        folder = cache_dir(args)
+    else:
+        return config
+    return RecordConfig.merged(config, {"cache_dir": None if folder is None else str(folder)})
+
+
 def _records_files(args: argparse.Namespace) -> tuple[RecordConfig, Path, Path]:
     """The options, the input and the output of ``citecheck records``, said on stderr; an
     output (or its checkpoint) that is the input, under any name, is an error."""
@@ -220,6 +246,7 @@ def _records_files(args: argparse.Namespace) -> tuple[RecordConfig, Path, Path]:
     else:
         print(f"citecheck: options from {config_path}", file=sys.stderr)
         config = RecordConfig.from_file(config_path)
+    config = _with_cache(config, args)
     source = args.input or _beside(config_path, config.data_file_name)
     if source is None:
         raise CitecheckError(

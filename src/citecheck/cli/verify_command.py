@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
                 _numbers(args.map_numbers, documents.documents) if args.map_numbers else None
             ),
             bibliography=args.bib,
-            embedder=make_embedder(args.embedder),
+            embedder=make_embedder(args.embedder, args),
             judge=make_judge(args.judge),
         )
         warn(documents.warnings)

@@ -2,17 +2,24 @@
 
 The key is the model's name and the SHA-256 of the text, so a source that did not change is
 never embedded again, across calls and (with a directory) across runs. The disk store is one
-SQLite file of float32 vectors: no pickle, safe to share between processes, and a vector is
-either written whole or not at all.
+SQLite file of float32 vectors: no pickle, a vector either written whole or not at all, and
+safe for several processes at once (write-ahead log, writers wait for each other up to
+:data:`BUSY_SECONDS`). It is bounded: past ``max_disk_bytes`` the vectors used longest ago are
+dropped (and embedded again if asked for), so a cache left on by default never fills a disk.
+:func:`default_cache_dir` is where the command line keeps it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
+import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,11 +38,37 @@ __all__ = [
     "CachedModelEmbedder",
     "ModelCall",
     "as_matrix",
+    "default_cache_dir",
     "embed_texts",
     "token_budget",
 ]
 
-_DATABASE = "embeddings-v1.sqlite"
+_DATABASE = "embeddings-v2.sqlite"
+"""The store's file; ``embeddings-v1.sqlite`` (no use times, unbounded) is left as it is."""
+BUSY_SECONDS = 30.0
+"""How long a writer waits for another process's write before the store is said to fail."""
+DEFAULT_MAX_DISK_BYTES = 1 << 30
+"""The disk store's default bound: 1 GiB, about 650,000 vectors of 384 dimensions."""
+_TRIM_TO = 0.9
+"""A store past its bound is trimmed to this share of it, so it is not trimmed at every write."""
+
+
+def default_cache_dir() -> Path | None:
+    """Where the command line keeps embeddings between runs: ``CITECHECK_CACHE_DIR`` when set
+    (empty, ``0``, ``off`` or ``none``: no disk cache), else the user's cache folder:
+    ``$XDG_CACHE_HOME/citecheck`` or ``~/.cache/citecheck`` (``~/Library/Caches/citecheck`` on
+    macOS, ``%LOCALAPPDATA%\\citecheck\\Cache`` on Windows)."""
+    chosen = os.environ.get("CITECHECK_CACHE_DIR")
+    if chosen is not None:
+        if chosen.strip().lower() in ("", "0", "off", "none", "false"):
+            return None
+        return Path(chosen).expanduser()
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "citecheck" / "Cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "citecheck"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "citecheck"
 
 
 def _numpy() -> Any:
@@ -64,6 +97,11 @@ def as_matrix(vectors: Any) -> npt.NDArray[np.float32]:
     return matrix  # type: ignore[no-any-return]
 
 
+def _now() -> int:
+    """A use time for the store: milliseconds since the epoch."""
+    return time.time_ns() // 1_000_000
+
+
 def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
@@ -74,8 +112,10 @@ class CachedEmbedder:
     ``key`` names the model (vectors of different models never mix); ``directory``, when given,
     keeps the vectors on disk as well, so a second run over the same sources embeds nothing.
     The memory keeps the ``max_items`` vectors used last (200,000 of 384 dimensions take about
-    300 MB), so a long-running service does not grow without bound. ``hits`` and ``misses``
-    count texts served from the cache and texts embedded.
+    300 MB), so a long-running service does not grow without bound; the disk keeps at most
+    ``max_disk_bytes`` (``None``: no bound), dropping the vectors used longest ago. ``hits`` and
+    ``misses`` count texts served from the cache and texts embedded; ``trimmed`` the vectors
+    this process dropped from the disk to keep its bound.
     """
 
     def __init__(
@@ -85,12 +125,17 @@ class CachedEmbedder:
         directory: str | PathLike[str] | None = None,
         *,
         max_items: int = 200_000,
+        max_disk_bytes: int | None = DEFAULT_MAX_DISK_BYTES,
     ) -> None:
         if not key:
             raise ConfigError("a cache key (the model's name) is required")
         if max_items < 1:
             raise ConfigError(f"max_items must be positive, got {max_items}")
+        if max_disk_bytes is not None and max_disk_bytes < 1:
+            raise ConfigError(f"max_disk_bytes must be positive or None, got {max_disk_bytes}")
         self.max_items = max_items
+        self.max_disk_bytes = max_disk_bytes
+        self.trimmed = 0
         self.embedder = embedder
         self.key = key
         self.directory = None if directory is None else Path(directory)
@@ -156,11 +201,17 @@ class CachedEmbedder:
             assert self.directory is not None
             try:
                 self.directory.mkdir(parents=True, exist_ok=True)
-                database = sqlite3.connect(self.directory / _DATABASE, check_same_thread=False)
-                database.execute(
-                    "CREATE TABLE IF NOT EXISTS vectors (model TEXT, digest BLOB, "
-                    "vector BLOB, PRIMARY KEY (model, digest))"
+                database = sqlite3.connect(
+                    self.directory / _DATABASE, timeout=BUSY_SECONDS, check_same_thread=False
                 )
+                with suppress(sqlite3.Error):  # a file system without shared memory keeps DELETE
+                    database.execute("PRAGMA journal_mode=WAL")
+                with database:
+                    database.execute(
+                        "CREATE TABLE IF NOT EXISTS vectors (model TEXT, digest BLOB, "
+                        "vector BLOB, used INTEGER, PRIMARY KEY (model, digest))"
+                    )
+                    database.execute("CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used)")
             except (OSError, sqlite3.Error) as exc:
                 raise BackendError(
                     f"cannot use the embedding cache in {self.directory}: {exc}"
@@ -169,27 +220,72 @@ class CachedEmbedder:
         return self._database
 
     def _read(self, digests: list[bytes]) -> dict[bytes, Any]:
+        """The stored vectors of ``digests``, each marked as used now (the bound drops the
+        vectors used longest ago)."""
         np = _numpy()
         database = self._connection()
         found: dict[bytes, Any] = {}
-        for first in range(0, len(digests), 500):  # SQLite caps the number of parameters
-            batch = digests[first : first + 500]
-            rows = database.execute(
-                f"SELECT digest, vector FROM vectors WHERE model = ? AND digest IN "
-                f"({','.join('?' * len(batch))})",
-                [self.key, *batch],
-            )
-            for digest, blob in rows:
-                found[digest] = np.frombuffer(blob, dtype="<f4").astype(np.float32)
+        try:
+            for first in range(0, len(digests), 500):  # SQLite caps the number of parameters
+                batch = digests[first : first + 500]
+                rows = database.execute(
+                    f"SELECT digest, vector FROM vectors WHERE model = ? AND digest IN "
+                    f"({','.join('?' * len(batch))})",
+                    [self.key, *batch],
+                )
+                for digest, blob in rows:
+                    found[digest] = np.frombuffer(blob, dtype="<f4").astype(np.float32)
+            if found and self.max_disk_bytes is not None:
+                with database:
+                    database.executemany(
+                        "UPDATE vectors SET used = ? WHERE model = ? AND digest = ?",
+                        [(_now(), self.key, d) for d in found],
+                    )
+        except sqlite3.Error as exc:
+            raise BackendError(
+                f"cannot read the embedding cache in {self.directory}: {exc}"
+            ) from exc
         return found
 
     def _write(self, vectors: dict[bytes, Any]) -> None:
         database = self._connection()
+        now = _now()
+        try:
+            with database:
+                database.executemany(
+                    "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)",
+                    [(self.key, d, v.astype("<f4").tobytes(), now) for d, v in vectors.items()],
+                )
+            if self.max_disk_bytes is not None:
+                self._trim(database, self.max_disk_bytes)
+        except sqlite3.Error as exc:
+            raise BackendError(
+                f"cannot write the embedding cache in {self.directory}: {exc}"
+            ) from exc
+
+    def _trim(self, database: sqlite3.Connection, bound: int) -> None:
+        """Drop the vectors used longest ago (of any model) while the pages in use exceed
+        ``bound``: to :data:`_TRIM_TO` of it, rows estimated from the mean row's share."""
+        page_size = database.execute("PRAGMA page_size").fetchone()[0]
+        pages, free = (
+            database.execute("PRAGMA page_count").fetchone()[0],
+            database.execute("PRAGMA freelist_count").fetchone()[0],
+        )
+        used_bytes = (pages - free) * page_size
+        if used_bytes <= bound:
+            return
+        rows = database.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+        if not rows:
+            return
+        excess = used_bytes - bound * _TRIM_TO
+        drop = min(rows, max(1, int(rows * excess / used_bytes) + 1))
         with database:
-            database.executemany(
-                "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)",
-                [(self.key, d, v.astype("<f4").tobytes()) for d, v in vectors.items()],
+            database.execute(
+                "DELETE FROM vectors WHERE rowid IN "
+                "(SELECT rowid FROM vectors ORDER BY used LIMIT ?)",
+                (drop,),
             )
+        self.trimmed += drop
 
     def close(self) -> None:
         """Close the disk store (it reopens when needed)."""

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from citecheck import registry
 from citecheck.documents.files import SourceFiles, load_paths, source_files
+from citecheck.embedders.cache import default_cache_dir
 from citecheck.embedders.named import EMBEDDER_NAMES, EmbedderName, embedder_named
 from citecheck.errors import CitecheckError, ConfigError, InputError, MissingDependencyError
 from citecheck.integrations.answers import verdict
@@ -413,7 +414,7 @@ class CitecheckTools:
                 bibliography=(
                     None if bibliography is None else self.roots.path(bibliography, "bibliography")
                 ),
-                embedder=embedder_named(embedder),
+                embedder=embedder_named(embedder, default_cache_dir()),
                 judge=_judge(judge),
             )
             return _report_result(door.verify(answer, documents))
@@ -563,7 +564,9 @@ class CitecheckTools:
                 "doors",
                 "records",
                 config=options,
-                embedder=None if embedder == "auto" else embedder_named(embedder),
+                embedder=None
+                if embedder == "auto"
+                else embedder_named(embedder, default_cache_dir()),
             )
             return _report_result(door.verify(items, None))
 
@@ -628,7 +631,10 @@ class CitecheckTools:
                     for key, f in files.items()
                 }
             report = verify_api_citations(
-                response, sent, provider=provider, embedder=embedder_named(embedder)
+                response,
+                sent,
+                provider=provider,
+                embedder=embedder_named(embedder, default_cache_dir()),
             )
             return _report_result(report)
 
@@ -890,7 +896,7 @@ class CitecheckTools:
     def _open(self, folder: Path) -> PaperLibrary:
         from citecheck.papers import PaperLibrary
 
-        embedder: Any = "auto" if self.embedder == "auto" else embedder_named(self.embedder)
+        embedder = embedder_named(self.embedder, default_cache_dir())
         return PaperLibrary(folder, embedder=embedder)
 
     def _check_entry_files(self, bib: Path) -> None:
