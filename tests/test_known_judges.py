@@ -300,10 +300,11 @@ def test_a_failed_call_is_a_backend_error_and_the_citation_is_unchecked(
     with pytest.raises(BackendError, match="no answer"):
         judge("c", "e")
     fake.raw, fake.delay = None, 1.0
-    started = time.perf_counter()
-    with pytest.raises(BackendError, match=r"within 0\.3 s"):
+    asked = len(fake.requests)
+    # the timeout, not the answer, ends the call: only httpx's timeout says "no answer within"
+    with pytest.raises(BackendError, match=r"no answer from .* within 0\.3 s"):
         judge("c", "e")
-    assert time.perf_counter() - started < 0.9
+    assert len(fake.requests) <= asked + 1  # asked once, never retried past its timeout
     fake.delay = 0.0
     fake.status = 503
     [result] = (

@@ -27,6 +27,7 @@ __all__ = [
     "INTERRUPTED",
     "STATUSES",
     "cache_dir",
+    "cache_options",
     "embedder_option",
     "emit",
     "exit_status",
@@ -144,14 +145,20 @@ def embedder_option(command: argparse.ArgumentParser, default: str = "auto") -> 
         "onnx-minilm extra), none (words only), auto (the first installed)"
         f" (default {default})",
     )
+    cache_options(command)
+
+
+def cache_options(command: argparse.ArgumentParser, default: str = "") -> None:
+    """``--cache-dir DIR`` and ``--no-cache``: where the embeddings are kept between runs
+    (read by :func:`cache_dir`); ``default`` names a place asked before the common default."""
     cache = command.add_mutually_exclusive_group()
     cache.add_argument(
         "--cache-dir",
         type=Path,
         metavar="DIR",
-        help="keep embeddings here between runs (default: CITECHECK_CACHE_DIR, else the user's "
-        "cache folder, such as ~/.cache/citecheck; at most 1 GiB, the vectors used longest ago "
-        "dropped first)",
+        help=f"keep embeddings here between runs (default: {default}CITECHECK_CACHE_DIR, else "
+        "the user's cache folder, such as ~/.cache/citecheck; at most 1 GiB, the vectors used "
+        "longest ago dropped first)",
     )
     cache.add_argument(
         "--no-cache", action="store_true", help="keep no embeddings on disk between runs"

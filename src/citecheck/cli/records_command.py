@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citecheck import registry
-from citecheck.cli.common import EXIT_ERROR, INTERRUPTED, exit_status, progress_bar
+from citecheck.cli.common import (
+    EXIT_ERROR,
+    INTERRUPTED,
+    cache_options,
+    exit_status,
+    progress_bar,
+)
 from citecheck.errors import CitecheckError
 
 if TYPE_CHECKING:
@@ -96,17 +102,7 @@ def add(commands: Any) -> None:
     records.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
-    cache = records.add_mutually_exclusive_group()
-    cache.add_argument(
-        "--cache-dir",
-        type=Path,
-        metavar="DIR",
-        help="keep the embeddings here between runs (default: the config's cache_dir, else "
-        "CITECHECK_CACHE_DIR, else the user's cache folder such as ~/.cache/citecheck)",
-    )
-    cache.add_argument(
-        "--no-cache", action="store_true", help="keep no embeddings on disk between runs"
-    )
+    cache_options(records, default="the config's cache_dir, else ")
     records.set_defaults(run=run)
 
 
