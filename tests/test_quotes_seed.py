@@ -132,8 +132,13 @@ class Offline(HashingEmbedder):
 @pytest.fixture
 def offline(monkeypatch: pytest.MonkeyPatch) -> None:
     import citecheck.embedders
+    import citecheck.embedders.sentence_transformers
 
     monkeypatch.setattr(citecheck.embedders, "SentenceTransformerEmbedder", Offline)
+    # what model_embedder builds for a name other than the ONNX build's
+    monkeypatch.setattr(
+        citecheck.embedders.sentence_transformers, "SentenceTransformerEmbedder", Offline
+    )
 
 
 @pytest.mark.usefixtures("offline")
@@ -188,7 +193,10 @@ def test_the_cli_without_the_embeddings_extra_says_what_to_install(
     monkeypatch.setattr(
         importlib.util,
         "find_spec",
-        lambda name, *a: None if name == "sentence_transformers" else real(name, *a),
+        # neither PyTorch's build of the model nor the ONNX one
+        lambda name, *a: (
+            None if name in ("sentence_transformers", "onnxruntime") else real(name, *a)
+        ),
     )
     (tmp_path / "q.txt").write_text("The first year was chaos.\n", encoding="utf-8")
     (tmp_path / "s.txt").write_text(SOURCES["interview-03"], encoding="utf-8")

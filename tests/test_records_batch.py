@@ -200,9 +200,9 @@ class Broken:
 def test_a_model_that_cannot_load_fails_the_run_not_every_record(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import citecheck.embedders
+    import citecheck.embedders.named
 
-    monkeypatch.setattr(citecheck.embedders, "SentenceTransformerEmbedder", Broken)
+    monkeypatch.setattr(citecheck.embedders.named, "model_embedder", Broken)
     with pytest.raises(BackendError, match="no cuda device"):
         validate_records(batch(2), device="cuda")
 
@@ -234,10 +234,10 @@ class Offline(HashingEmbedder):
 
 @pytest.fixture
 def offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    import citecheck.embedders
+    import citecheck.embedders.named
 
     Offline.stop_after = None
-    monkeypatch.setattr(citecheck.embedders, "SentenceTransformerEmbedder", Offline)
+    monkeypatch.setattr(citecheck.embedders.named, "model_embedder", Offline)
 
 
 def write(path: Path, data: object) -> Path:
@@ -491,9 +491,9 @@ def test_bad_files_and_options_are_one_clear_message_and_exit_2(
 def test_a_model_that_cannot_load_exits_2_and_writes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import citecheck.embedders
+    import citecheck.embedders.named
 
-    monkeypatch.setattr(citecheck.embedders, "SentenceTransformerEmbedder", Broken)
+    monkeypatch.setattr(citecheck.embedders.named, "model_embedder", Broken)
     data = write(tmp_path / "in.json", batch(2))
     config = write(tmp_path / "config.json", {"device": "cuda"})
     assert run(str(data), "--config", str(config)) == 2

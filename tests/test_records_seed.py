@@ -136,10 +136,10 @@ class Offline(HashingEmbedder):
 
 @pytest.fixture
 def offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    import citecheck.embedders
+    import citecheck.embedders.named
 
     Offline.models = []
-    monkeypatch.setattr(citecheck.embedders, "SentenceTransformerEmbedder", Offline)
+    monkeypatch.setattr(citecheck.embedders.named, "model_embedder", Offline)
 
 
 def write(path: Path, data: object) -> Path:

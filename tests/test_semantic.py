@@ -622,7 +622,10 @@ def test_records_without_the_embeddings_extra_say_what_to_install(
     monkeypatch.setattr(
         importlib.util,
         "find_spec",
-        lambda name, *a: None if name == "sentence_transformers" else real(name, *a),
+        # neither PyTorch's build of the default model nor the ONNX one
+        lambda name, *a: (
+            None if name in ("sentence_transformers", "onnxruntime") else real(name, *a)
+        ),
     )
     with pytest.raises(MissingDependencyError, match=r'pip install "pycitecheck\[embeddings\]"'):
         validate_records(records())

@@ -460,13 +460,14 @@ def ray_record_results(
         import ray.data
     except ImportError:
         raise MissingDependencyError("ray", "ray") from None
-    from citecheck.embedders import SentenceTransformerEmbedder
+    from citecheck.embedders.named import model_embedder
     from citecheck.records import RecordConfig
 
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"workers must be a positive integer, got {workers!r}")
     settings = RecordConfig.merged(config, {})
-    SentenceTransformerEmbedder.check_installed()  # what each worker will load
+    # what each worker will load (built, not loaded: a missing extra is said now)
+    model_embedder(settings.model_name, device=settings.device)
     return _on_ray(ray, records, settings, workers, start, block)
 
 

@@ -63,6 +63,7 @@ def add(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Locate the quotes; the rows where ``-o`` says, a summary line, the exit status."""
     from citecheck._atomic import write_text_atomic
+    from citecheck.embedders.named import loaded
     from citecheck.exports import check_target, format_for
     from citecheck.quotes import QuoteConfig
     from citecheck.quotes.inputs import Unreadable, read_quotes
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             )
         embedder = embedder_for(config)
         if embedder is not None:  # loaded now: a model that cannot load stops the run at once
-            _ = embedder.model
+            loaded(embedder)
         quotes = read_quotes(args.quotes)
         sources = load_paths(args.sources)
         warnings.extend(sources.warnings)

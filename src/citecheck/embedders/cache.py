@@ -116,6 +116,11 @@ class CachedEmbedder:
     ``max_disk_bytes`` (``None``: no bound), dropping the vectors used longest ago. ``hits`` and
     ``misses`` count texts served from the cache and texts embedded; ``trimmed`` the vectors
     this process dropped from the disk to keep its bound.
+
+    ``fold``, when given, maps a text to the form the model actually reads (its tokenizer's
+    normaliser: lower case, accents and control characters gone): texts with the same form are
+    the same input to the model, so they share one key and are embedded once. An uncased model's
+    claim written in capitals and the source sentence it copies then cost one vector, not two.
     """
 
     def __init__(
@@ -126,6 +131,7 @@ class CachedEmbedder:
         *,
         max_items: int = 200_000,
         max_disk_bytes: int | None = DEFAULT_MAX_DISK_BYTES,
+        fold: Callable[[str], str] | None = None,
     ) -> None:
         if not key:
             raise ConfigError("a cache key (the model's name) is required")
@@ -138,6 +144,7 @@ class CachedEmbedder:
         self.trimmed = 0
         self.embedder = embedder
         self.key = key
+        self.fold = fold
         self.directory = None if directory is None else Path(directory)
         self.hits = 0
         self.misses = 0
@@ -161,7 +168,8 @@ class CachedEmbedder:
         """The vectors of ``texts`` as one float32 matrix, embedding only the texts not seen
         before (each distinct text once, even when repeated in ``texts``)."""
         np = _numpy()
-        digests = [_digest(text) for text in texts]
+        fold = self.fold
+        digests = [_digest(text if fold is None else fold(text)) for text in texts]
         with self._lock:
             found = {d: self._memory[d] for d in digests if d in self._memory}
             wanted = {d: t for d, t in zip(digests, texts, strict=True) if d not in found}

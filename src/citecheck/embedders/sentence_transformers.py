@@ -14,6 +14,7 @@ from os import PathLike
 from typing import Any
 
 from citecheck.embedders.cache import CachedEmbedder, CachedModelEmbedder, ModelCall
+from citecheck.embedders.onnx_minilm import MINILM_FOLD
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
 from citecheck.language.tokens import estimate_token_spans
 
@@ -66,7 +67,8 @@ class SentenceTransformerEmbedder(CachedModelEmbedder):
         self._model: Any = None
         self._loading = threading.Lock()
         key = f"sentence-transformers:{model_name}:{'unit' if normalize else 'raw'}"
-        self.cache = CachedEmbedder(ModelCall(self._encode), key, cache_dir)
+        fold = MINILM_FOLD if model_name in _OFFLINE_NAMES else None  # its word pieces' form
+        self.cache = CachedEmbedder(ModelCall(self._encode), key, cache_dir, fold=fold)
 
     @property
     def model(self) -> Any:

@@ -57,12 +57,13 @@ def _digest(text: str) -> str:
 class Corpus:
     """Documents in an :class:`~citecheck.protocols.Index`, searched by meaning.
 
-    ``embedder`` defaults to :class:`~citecheck.embedders.SentenceTransformerEmbedder`
-    (all-MiniLM-L6-v2); ``index`` is an index object or a registered name (``"memory"``,
-    ``"faiss"``, ``"pinecone"`` with its options in ``index_options``). ``chunking`` is
-    ``"sentences"`` (sentence chunks that know Markdown, at least ``min_chunk_length_chars``
-    long) or ``"windows"`` (``window_chars`` characters, ``overlap_chars`` shared with the next,
-    cut at word boundaries).
+    ``embedder`` defaults to all-MiniLM-L6-v2
+    (:func:`~citecheck.embedders.named.model_embedder`: its ONNX build when installed);
+    ``index`` is an index object or a registered name (``"memory"``, ``"faiss"``, ``"pinecone"``
+    with its options in ``index_options``). ``chunking`` is ``"sentences"`` (sentence chunks
+    that know Markdown, at least ``min_chunk_length_chars`` long) or ``"windows"``
+    (``window_chars`` characters, ``overlap_chars`` shared with the next, cut at word
+    boundaries).
     """
 
     def __init__(
@@ -86,9 +87,9 @@ class Corpus:
         if batch_size < 1:
             raise ConfigError(f"batch_size must be positive, got {batch_size}")
         if embedder is None:
-            from citecheck.embedders import SentenceTransformerEmbedder
+            from citecheck.embedders.named import model_embedder
 
-            embedder = SentenceTransformerEmbedder()
+            embedder = model_embedder()
         self.embedder = embedder
         self.index: Index = registry.create("indexes", index, **dict(index_options or {}))
         self.chunking = chunking

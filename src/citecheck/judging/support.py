@@ -520,6 +520,27 @@ class SupportAssessor:
         conflicts, gaps, qualifying = _changes(claim, document, passage, region)
         return replace(graded, conflicts=conflicts, gaps=gaps, qualifying=qualifying)
 
+    def grade_many(
+        self, claim: str, document: Document, passages: Sequence[tuple[Evidence, Span | None]]
+    ) -> list[Graded]:
+        """Each of ``passages`` (a passage and the text it is read with, as ``around`` of
+        :meth:`grade`) graded as :meth:`grade` grades it, the meaning guard read only where it
+        can change what a door decides or shows: on every passage the signals read as support
+        (a change there makes it partly supported, or a contradiction), and on the passage with
+        the highest probability (the one a door falls back on; on a tie, every one). The guard
+        cannot change the grade of any other (it never raises a grade), so theirs is left
+        unread (no ``conflicts``, ``gaps`` or ``qualifying``): a search's eight candidates then
+        cost the guard once or twice, not eight times."""
+        signals = [self._signals(claim, passage, document, around) for passage, around in passages]
+        best = max((g.probability for g in signals), default=0.0)
+        out = []
+        for (passage, around), graded in zip(passages, signals, strict=True):
+            if graded.would_support or graded.probability == best:
+                conflicts, gaps, qualifying = _changes(claim, document, passage, around)
+                graded = replace(graded, conflicts=conflicts, gaps=gaps, qualifying=qualifying)
+            out.append(graded)
+        return out
+
     def looked(
         self, claim: str, document: Document, graded: Sequence[tuple[Graded, Span | None]]
     ) -> list[Graded]:

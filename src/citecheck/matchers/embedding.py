@@ -48,12 +48,12 @@ class EmbeddingMatcher:
     ``find`` returns the chunks at or above ``threshold`` (0.6, the "likely true" line), best
     first, at most ``top_k``; :meth:`rank` returns the best ``top_k`` whatever their score, for
     callers that grade the similarity themselves. The evidence score is the cosine clipped to
-    [0, 1], and ``scores["cosine"]`` the cosine itself. With no ``embedder``, a
-    :class:`~citecheck.embedders.SentenceTransformerEmbedder` is built on first use (the
-    ``embeddings`` extra). Chunks and their vectors are kept for the last ``cache_documents``
-    distinct document texts, so a source met again (in another record) is not chunked again.
-    ``preselect`` bounds the chunks embedded for a query in a long document (see the module
-    docstring); ``None`` embeds every chunk.
+    [0, 1], and ``scores["cosine"]`` the cosine itself. With no ``embedder``, all-MiniLM-L6-v2
+    is built on first use (:func:`~citecheck.embedders.named.model_embedder`: its ONNX build
+    with the ``onnx-minilm`` extra, else the ``embeddings`` extra). Chunks and their vectors are
+    kept for the last ``cache_documents`` distinct document texts, so a source met again (in
+    another record) is not chunked again. ``preselect`` bounds the chunks embedded for a query
+    in a long document (see the module docstring); ``None`` embeds every chunk.
     """
 
     name = "embedding"
@@ -94,9 +94,9 @@ class EmbeddingMatcher:
     def embedder(self) -> Embedder:
         """The embedder in use; one without a cache of its own gets an in-memory one."""
         if self._embedder is None:
-            from citecheck.embedders import SentenceTransformerEmbedder
+            from citecheck.embedders.named import model_embedder
 
-            self._embedder = SentenceTransformerEmbedder()
+            self._embedder = model_embedder()
         elif not callable(getattr(self._embedder, "embed_matrix", None)):
             name = f"{type(self._embedder).__qualname__}@{id(self._embedder):x}"
             self._embedder = CachedEmbedder(self._embedder, name)

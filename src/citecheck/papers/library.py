@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import suppress
 from dataclasses import asdict, replace
 from os import PathLike
 from pathlib import Path
@@ -23,6 +24,7 @@ from citecheck.documents.chunking import builtin_splitter, default_splitter
 from citecheck.documents.document import Document
 from citecheck.documents.structure import Page
 from citecheck.errors import (
+    CitecheckError,
     ConfigError,
     MissingDependencyError,
     PaperFileError,
@@ -317,6 +319,16 @@ class PaperLibrary:
         if self._embedder is None:
             return None
         return self._vectors_of([uncased(text)])[0]
+
+    def prefetch(self, texts: Sequence[str]) -> None:
+        """Embed the query vectors of ``texts`` in one call now (the draft's claims, before
+        :func:`~citecheck.papers.validation.validate_doc` checks them one by one): a model
+        embeds one batch far faster than the same texts one at a time. A failing embedder is
+        left for each claim's own check to report."""
+        if self._embedder is None or not texts:
+            return
+        with suppress(CitecheckError):
+            self._vectors_of(list(dict.fromkeys(uncased(text) for text in texts if text)))
 
     def searcher(self) -> LibrarySearch:
         """The in-memory search over the stored chunks and vectors, built once per state of

@@ -492,6 +492,7 @@ def _judge(
     pages = [Span(p.start, p.end) for p in library.pages(key)]
     support = library.support
     graded: list[tuple[Graded, Span]] = []
+    passages: list[tuple[Evidence, Span]] = []
     for hit in hits:
         span = Span(hit.start, hit.end)
         around = _on_its_pages(
@@ -508,9 +509,14 @@ def _judge(
             graded.append((Graded(evidence, signals.coverage, (1.0, 0.5), ""), around))
             continue
         scores = {"cosine": float(cosines[hit.chunk])}
-        evidence = document.evidence(hit.start, hit.end, 0.0, "paper", scores)
-        graded.append((support.grade(claim, document, evidence, None, around=around), around))
+        passages.append((document.evidence(hit.start, hit.end, 0.0, "paper", scores), around))
     if support is not None and cosines is not None:
+        graded = [
+            (g, around)
+            for g, (_, around) in zip(
+                support.grade_many(claim, document, passages), passages, strict=True
+            )
+        ]
         done = support.looked(claim, document, graded)
     else:
         done = [g for g, _ in graded]
@@ -642,6 +648,7 @@ def validate_doc(
     warnings = list(read.warnings)
     if not text.strip():
         warnings.insert(0, f"{name or 'the draft'} is empty: it has nothing to check")
+    library.prefetch([item.claim for item in read.citations if item.key and item.claim])
     results = [_checked(library, item, reviser) for item in read.citations]
     metadata: dict[str, Any] = {"library": str(library.path)}
     if name is not None:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, Unpack
+from typing import Any, ClassVar, Generic, Literal, TypeVar, Unpack
 
 from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document, Sources, as_documents
@@ -34,9 +34,6 @@ from citecheck.protocols import Embedder
 from citecheck.quotes.config import QuoteConfig, QuoteOptions
 from citecheck.quotes.inputs import Unreadable
 from citecheck.quotes.quote_report import QuoteReport, QuoteRow, quote_metrics
-
-if TYPE_CHECKING:
-    from citecheck.embedders import SentenceTransformerEmbedder
 
 __all__ = ["QuoteLocator", "embedder_for"]
 
@@ -423,22 +420,23 @@ class QuoteLocator:
         }
 
 
-def embedder_for(config: QuoteConfig) -> SentenceTransformerEmbedder | None:
-    """The sentence-transformers model ``config.embedding_model`` names, not yet loaded
-    (``None`` when it names none). Without the ``embeddings`` extra this fails now, before any
-    quote is located, with :class:`~citecheck.errors.MissingDependencyError`."""
+def embedder_for(config: QuoteConfig) -> Embedder | None:
+    """The model ``config.embedding_model`` names, not yet loaded (``None`` when it names
+    none): all-MiniLM-L6-v2 as its int8 ONNX build when the ``onnx-minilm`` extra is installed,
+    else on sentence-transformers (:func:`~citecheck.embedders.named.model_embedder`). Without
+    either this fails now, before any quote is located, with
+    :class:`~citecheck.errors.MissingDependencyError`."""
     if config.embedding_model is None:
         return None
-    from citecheck.embedders import SentenceTransformerEmbedder
+    from citecheck.embedders.named import model_embedder
 
-    SentenceTransformerEmbedder.check_installed()
-    return SentenceTransformerEmbedder(config.embedding_model)
+    return model_embedder(config.embedding_model)
 
 
 def _embedder_name(embedder: Embedder) -> str:
     """How the methods text names an embedder: its model's name when it says one (as
     sentence-transformers and LangChain embedders do), else its class."""
-    for attribute in ("model_name", "model"):
+    for attribute in ("model_name", "name", "model"):
         name = getattr(embedder, attribute, None)
         if isinstance(name, str) and name:
             return name

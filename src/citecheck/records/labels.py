@@ -215,7 +215,9 @@ class SemanticValidator:
     ``min_citation_length_words`` words is :attr:`Label.TOO_SHORT`; sources with no text are
     :attr:`Label.NO_SOURCE_TEXT`. ``label_set`` says how reasons (and :attr:`label_names`,
     for callers that write the label out) spell the labels. Without an ``embedder``, the
-    default sentence-transformers model is loaded on first use (the ``embeddings`` extra).
+    default model, all-MiniLM-L6-v2, is loaded on first use
+    (:func:`~citecheck.embedders.named.model_embedder`: its ONNX build with the ``onnx-minilm``
+    extra, else the ``embeddings`` extra).
     ``judge`` takes the last look of the module docstring (``"auto"``: the trained judge when
     the ``judge`` extra is installed; ``None``: none).
     """
@@ -244,9 +246,9 @@ class SemanticValidator:
         self.lexical_pass = lexical_pass
         self.delimiter = delimiter
         if embedder is None:
-            from citecheck.embedders import SentenceTransformerEmbedder
+            from citecheck.embedders.named import model_embedder
 
-            embedder = SentenceTransformerEmbedder()  # loads its model on first use
+            embedder = model_embedder()  # loads its model on first use
         self.support = SupportAssessor(
             embedder,
             None,  # labels are bands of the cosine (see the module docstring)

@@ -118,7 +118,7 @@ class RecordConfig(Options):
     citation_field: str = "citation"
     id_field: str = "id"
     delimiter: str = "Content from "
-    batch_size: int = 64
+    batch_size: int = 16
     device: str = "cpu"
     cache_dir: str | None = None
     data_file_name: str | None = None
@@ -440,19 +440,20 @@ def _judge(
 
 
 def default_embedder(settings: RecordConfig) -> Embedder:
-    """The sentence-transformers model ``settings.model_name`` names, loaded now: a model that
-    cannot load fails the run (or a worker's first batch), not each record."""
-    from citecheck.embedders import SentenceTransformerEmbedder
+    """The model ``settings.model_name`` names, loaded now (a model that cannot load fails the
+    run, or a worker's first batch, not each record): all-MiniLM-L6-v2, the default, as its
+    int8 ONNX build when the ``onnx-minilm`` extra is installed, else on sentence-transformers
+    (:func:`citecheck.embedders.named.model_embedder`)."""
+    from citecheck.embedders.named import loaded, model_embedder
 
-    SentenceTransformerEmbedder.check_installed()  # say so once, not once per record
-    model = SentenceTransformerEmbedder(
-        settings.model_name,
-        batch_size=settings.batch_size,
-        device=settings.device,
-        cache_dir=settings.cache_dir,
+    return loaded(
+        model_embedder(
+            settings.model_name,
+            batch_size=settings.batch_size,
+            device=settings.device,
+            cache_dir=settings.cache_dir,
+        )
     )
-    _ = model.model
-    return model
 
 
 def _validator(settings: RecordConfig, embedder: Embedder | None) -> SemanticValidator:

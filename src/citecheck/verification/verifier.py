@@ -276,13 +276,14 @@ class Verifier:
             warnings += self.bibliography.warnings
         if self.require_citations and not citations:
             warnings.append("the text has no citations, and citations are required")
+        sources_of = [resolver.resolve(citation) for citation in citations]
         if self.support is not None:  # one batch for every claim rather than one call each
             with suppress(CitecheckError):  # a failing embedder: each claim reports it itself
-                self.support.prefetch([c.claim for c in citations if c.claim and not c.excerpt])
+                self._prefetch(citations, sources_of, documents)
         cache: dict[tuple[Any, ...], Result] = {}
         results = []
-        for done, citation in enumerate(citations, start=1):
-            results.append(self._resolved_check(citation, resolver, unreadable, documents, cache))
+        for done, (citation, source) in enumerate(zip(citations, sources_of, strict=True), 1):
+            results.append(self._resolved_check(citation, source, unreadable, documents, cache))
             if progress is not None:
                 progress(done, len(citations))
         warnings += resolver.warnings
@@ -297,17 +298,39 @@ class Verifier:
             unread=extraction.unread,
         )
 
+    def _prefetch(
+        self,
+        citations: Sequence[Citation],
+        sources_of: Sequence[Resolved | Unresolved],
+        documents: Mapping[str, Document],
+    ) -> None:
+        """Embed, in one call, every claim the support engine will grade and the chunks of the
+        documents they cite (those embedded whole: a long one is embedded claim by claim, as
+        few of its chunks as the claim needs): a model embeds one large batch far faster than
+        a few texts at a time, and a source met for the first time is most of the cost."""
+        assert self.support is not None
+        claimed = [
+            (citation, source)
+            for citation, source in zip(citations, sources_of, strict=True)
+            if citation.claim and not citation.excerpt
+        ]
+        cited = {
+            source.source_id: documents[source.source_id]
+            for _, source in claimed
+            if isinstance(source, Resolved) and source.source_id in documents
+        }
+        self.support.prefetch([c.claim for c, _ in claimed if c.claim], list(cited.values()))
+
     def _resolved_check(
         self,
         citation: Citation,
-        resolver: SourceResolver,
+        source: Resolved | Unresolved,
         unreadable: Mapping[str, str],
         documents: Mapping[str, Document],
         cache: dict[tuple[Any, ...], Result],
     ) -> Result:
-        """The verdict on one citation of a text: its source resolved first (a source that
-        could not be read is unchecked, never a phantom), the same citation checked once."""
-        source = resolver.resolve(citation)
+        """The verdict on one citation of a text, its source resolved (a source that could not
+        be read is unchecked, never a phantom), the same citation checked once."""
         cited = source.source_id if isinstance(source, Resolved) else citation.source_id
         if cited in unreadable and cited not in documents:
             reason = f"the cited source could not be read: {unreadable[cited]}"
