@@ -88,15 +88,19 @@ class CacheEmbedder:
 
 
 def assess_pairs(
-    pairs: Sequence[cd.ClaimPair], assessor: SupportAssessor
+    pairs: Sequence[cd.ClaimPair], assessor: SupportAssessor, *, evidence_too: bool = False
 ) -> list[Assessment | None]:
-    """citecheck's assessment of every pair, its evidence as one whole document."""
+    """citecheck's assessment of every pair, its evidence as one whole document. A block of
+    claims is embedded in one call, with their evidence too when ``evidence_too`` (what the
+    doors do since issue 34)."""
     out: list[Assessment | None] = []
     for start in range(0, len(pairs), PREFETCH):
         batch = pairs[start : start + PREFETCH]
-        assessor.prefetch([pair.claim for pair in batch])
+        documents = [Document("evidence", pair.evidence) for pair in batch]
+        assessor.prefetch([pair.claim for pair in batch], documents if evidence_too else ())
         out.extend(
-            assessor.assess(pair.claim, Document("evidence", pair.evidence), None) for pair in batch
+            assessor.assess(pair.claim, document, None)
+            for pair, document in zip(batch, documents, strict=True)
         )
     return out
 

@@ -43,17 +43,14 @@ import claims_data as cd
 import papers_data as pd
 from _machine import machine
 from claims import assess_pairs as claims_only
-from records import build_records, outcomes
+from records import agreement, build_records, outcomes
 
 import citecheck
 from citecheck import PaperLibrary
-from citecheck.documents import Document
 from citecheck.embedders import SentenceTransformerEmbedder
 from citecheck.embedders.named import loaded, model_embedder
 from citecheck.judging.support import Assessment, SupportAssessor
 from citecheck.judging.support_judge import SupportJudge
-
-BLOCK = 256  # claims (with their evidence) embedded in one call on the path now
 
 
 def before() -> Any:
@@ -101,12 +98,8 @@ def records_part(args: argparse.Namespace) -> None:
         print(f"| {name} | {kind} | {seconds:.1f} | {len(records) / seconds:.1f} | {texts} |")
     print(f"\nnow against before: {ratio(rows[0][1], rows[1][1])} ({load()})")
     old, new = results.values()
-    same = sum(a == b for a, b in zip(old, new, strict=True))
     labels = sum(a[0] == b[0] for a, b in zip(old, new, strict=True))
-    close = sum(
-        a[0] == b[0] and abs((a[1] or 0) - (b[1] or 0)) <= 0.5
-        for a, b in zip(old, new, strict=True)
-    )
+    same, close = agreement(old, new, 0.5)
     print(
         f"labels equal: {labels}/{len(old)}; labels equal and confidences within 0.5 points: "
         f"{close}/{len(old)}; to the last digit: {same}/{len(old)}"
@@ -175,16 +168,7 @@ def documents_too(
     pairs: Sequence[cd.ClaimPair], assessor: SupportAssessor
 ) -> list[Assessment | None]:
     """The path now: a block of claims and their evidence embedded in one call."""
-    out: list[Assessment | None] = []
-    for start in range(0, len(pairs), BLOCK):
-        block = pairs[start : start + BLOCK]
-        documents = [Document("evidence", pair.evidence) for pair in block]
-        assessor.prefetch([pair.claim for pair in block], documents)
-        out.extend(
-            assessor.assess(pair.claim, document, None)
-            for pair, document in zip(block, documents, strict=True)
-        )
-    return out
+    return claims_only(pairs, assessor, evidence_too=True)
 
 
 def claims_part(args: argparse.Namespace, sets: dict[str, list[cd.ClaimPair]]) -> None:

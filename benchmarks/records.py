@@ -83,6 +83,15 @@ def outcomes(done: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
     ]
 
 
+def agreement(first: list[Any], second: list[Any], within: float) -> tuple[int, int]:
+    """How many outcomes of two runs are equal, and how many have equal labels and confidences
+    within ``within`` points of each other."""
+    pairs = list(zip(first, second, strict=True))
+    same = sum(a == b for a, b in pairs)
+    close = sum(a[0] == b[0] and abs((a[1] or 0) - (b[1] or 0)) <= within for a, b in pairs)
+    return same, close
+
+
 def timed(records: list[dict[str, Any]], model: Any, block: int) -> tuple[float, list[Any]]:
     """One run with a cold cache over the loaded ``model``, in blocks of ``block`` records."""
     embedder = SentenceTransformerEmbedder()
@@ -168,13 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     expected = outcomes(batched)
     alone = outcomes(one_by_one)
-    same = sum(a == b for a, b in zip(alone, expected, strict=True))
     # A batch pads its texts differently, which moves a cosine by about 1e-6: a confidence
     # rounded to two decimals may then differ in its last digit (a label only on a threshold).
-    close = sum(
-        a[0] == b[0] and abs((a[1] or 0) - (b[1] or 0)) <= 0.011
-        for a, b in zip(alone, expected, strict=True)
-    )
+    same, close = agreement(alone, expected, 0.011)
     print(
         f"labels and confidences equal to one at a time: {same}/{len(expected)}; labels equal "
         f"and confidences within 0.01: {close}/{len(expected)}"
