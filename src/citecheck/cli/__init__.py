@@ -55,6 +55,13 @@ from citecheck.errors import CitecheckError
 
 __all__ = ["COMMANDS", "EXIT_ERROR", "EXIT_FAILED", "EXIT_PASSED", "EXIT_UNCHECKED", "main"]
 
+
+DESCRIPTION = (
+    "Check the citations of a text: whether each cited source and place exist, whether a "
+    "quoted excerpt stands there, and whether the source supports the claim."
+)
+"""What ``citecheck --help`` says first."""
+
 COMMANDS = (
     verify_command,
     quotes_command,
@@ -69,7 +76,7 @@ COMMANDS = (
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="citecheck", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="citecheck", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:

@@ -78,14 +78,19 @@ def exit_status(report: Report) -> int:
     return {"PASS": EXIT_PASSED, "FAIL": EXIT_FAILED, "UNCHECKED": EXIT_UNCHECKED}[report.outcome]
 
 
-def emit(report: Report, args: argparse.Namespace) -> None:
+def emit(report: Report, args: argparse.Namespace, *, say: bool = True) -> None:
     """Write ``report`` where and as the options ask: ``-o FILE`` in ``--format`` (or the
-    format its suffix names), else standard output (text unless ``--format`` names one)."""
+    format its suffix names), else standard output (text unless ``--format`` names one). A
+    report written to a file is said on standard output in one line (its counts, its outcome
+    and where it went), as every command says what it wrote; ``say=False`` for a command that
+    says it in its own words."""
     from citecheck import exports
 
     chosen = "json" if args.json and args.format is None else args.format
     if args.output is not None:
         report.save(args.output, chosen)
+        if say:
+            print(written_line(report, args.output))
         return
     if chosen is None:
         print(report.to_text())
@@ -93,6 +98,16 @@ def emit(report: Report, args: argparse.Namespace) -> None:
         raise CitecheckError("--format xlsx writes a file: name it with -o FILE.xlsx")
     else:
         sys.stdout.write(exports.render(report, chosen))
+
+
+def written_line(report: Report, target: object) -> str:
+    """One line for a report written to ``target``: ``3 citations: 2 verified, 1 unsupported;
+    FAIL; written to report.html``."""
+    summary = report.summary()
+    counts = ", ".join(f"{n} {status}" for status, n in summary["counts"].items() if n)
+    total = summary["total"]
+    noun = "citation" if total == 1 else "citations"
+    return f"{total} {noun}: {counts or 'none'}; {summary['outcome']}; written to {target}"
 
 
 def read_text(path: Path) -> str:

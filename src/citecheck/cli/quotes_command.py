@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         with progress_bar(len(quotes), "quotes", args.no_progress) as progress:
             door = registry.create("doors", "quotes", config=config, embedder=embedder)
             report = door.run(quotes, sources.documents, progress, warnings)
-        emit(report, args)
+        emit(report, args, say=False)  # its own line below says what it wrote
         if args.stats:
             report.stats_to_csv(args.stats)
         if args.methods:
