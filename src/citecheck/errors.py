@@ -27,6 +27,7 @@ against ``ValueError`` or ``ImportError`` keeps working::
 from __future__ import annotations
 
 from os import PathLike
+from pathlib import Path
 from typing import Any
 
 DISTRIBUTION = "pycitecheck"
@@ -53,6 +54,7 @@ __all__ = [
     "UnknownBackendError",
     "UnknownPaperError",
     "WriteError",
+    "install_hint",
 ]
 
 
@@ -129,11 +131,44 @@ class MissingDependencyError(CitecheckError, ImportError):
     """An optional dependency is missing; the message names the extra to install."""
 
     def __init__(self, package: str, extra: str) -> None:
-        super().__init__(
-            f'{package!r} is not installed; install it with: pip install "{DISTRIBUTION}[{extra}]"'
-        )
+        super().__init__(f"{package!r} is not installed; install it with: {install_hint(extra)}")
         self.package = package
         self.extra = extra
+
+
+def install_hint(extra: str) -> str:
+    """The command that installs ``extra`` where this citecheck came from: from the package
+    index, ``pip install "pycitecheck[pdf]"``; from a folder (a clone, pip's record of where it
+    was installed from, PEP 610), ``pip install -c FOLDER/constraints.txt "FOLDER[pdf]"`` (the
+    constraints keep PyTorch to its CPU build), with the index's command after it."""
+    from_index = f'pip install "{DISTRIBUTION}[{extra}]"'
+    folder = _installed_from()
+    if folder is None:
+        return from_index
+    constraints = folder / "constraints.txt"
+    pinned = f"-c {constraints} " if constraints.is_file() else ""
+    return (
+        f'pip install {pinned}"{folder}[{extra}]" (the folder it was installed from; from the '
+        f"package index: {from_index})"
+    )
+
+
+def _installed_from() -> Path | None:
+    """The local folder pip installed citecheck from, when it did (its ``direct_url.json``)."""
+    import json
+    from importlib import metadata
+    from urllib.parse import unquote, urlparse
+
+    try:
+        recorded = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+        url = json.loads(recorded or "null")["url"]
+    except (metadata.PackageNotFoundError, ValueError, TypeError, KeyError):
+        return None
+    parsed = urlparse(url) if isinstance(url, str) else None
+    if parsed is None or parsed.scheme != "file":
+        return None
+    folder = Path(unquote(parsed.path))
+    return folder if folder.is_dir() else None
 
 
 class BackendError(CitecheckError):

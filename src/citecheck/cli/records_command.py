@@ -226,18 +226,14 @@ def _with_cache(config: RecordConfig, args: argparse.Namespace) -> RecordConfig:
 
 
 def _records_files(args: argparse.Namespace) -> tuple[RecordConfig, Path, Path]:
-    """The options, the input and the output of ``citecheck records``, said on stderr; an
+    """The options, the input and the output of ``citecheck records`` (a config file found is
+    named on stderr); an
     output (or its checkpoint) that is the input, under any name, is an error."""
     from citecheck.records.record_files import checkpoint_path, same_file
     from citecheck.records.validate import RecordConfig
 
     config_path = args.config or _found_config(args.input)
-    if config_path is None:
-        print(
-            f"citecheck: no --config, and no {_RECORDS_CONFIG} beside the input or in the "
-            "working directory: default options",
-            file=sys.stderr,
-        )
+    if config_path is None:  # the defaults, as the seed's validator: nothing to say
         config = RecordConfig()
     else:
         print(f"citecheck: options from {config_path}", file=sys.stderr)

