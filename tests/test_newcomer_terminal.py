@@ -135,3 +135,43 @@ def test_where_citecheck_was_installed_from_is_read_from_pips_record() -> None:
 
     folder = _installed_from()
     assert folder is None or (folder / "pyproject.toml").is_file()
+
+
+def test_the_html_page_says_a_correction_and_qualifying_passages_in_words() -> None:
+    from citecheck import Citation, Report, Status
+    from citecheck.judging import verdict
+
+    correction = {
+        "problem": "changed",
+        "message": "the claim has '6 months' where the source has 'three months' (p. 2)",
+        "page": 2,
+        "quote": "The interviews were annotated over three months.",
+        "revision": '"The interviews were annotated over three months." [@stoker2022, p. 2]',
+        "pages": None,
+        "extra": {"kept": True},
+    }
+    qualifying = [
+        {
+            "source_id": "stoker2022",
+            "start": 5,
+            "end": 40,
+            "page": 3,
+            "section": "Methods",
+            "text": "Only a small team did it.",
+            "why": "the source bounds it",
+        }
+    ]
+    result = verdict.result(
+        Citation("stoker2022", claim="It took six months."),
+        Status.PARTIAL,
+        "contradicted",
+        details={"correction": correction, "qualifying": qualifying},
+    )
+    page = Report((result,)).to_html()
+    assert "[changed] the claim has" in page
+    assert "the right place: p. 2" in page
+    assert "revise to: " in page
+    assert "extra: {" in page  # a field the page does not know is still shown
+    assert "stoker2022, p. 3, Methods: \u201cOnly a small team did it.\u201d" in page
+    assert '{"problem"' not in page
+    assert "&quot;problem&quot;" not in page

@@ -493,7 +493,7 @@ def _data(index: int, result: Result) -> list[Any]:
         int(citation.span is not None),
         [_passage(e) for e in shown],
         len(result.evidence) - len(shown),
-        [[key, _json(value)] for key, value in result.details.items()],
+        [[key, _readable(key, value)] for key, value in result.details.items()],
     ]
 
 
@@ -606,9 +606,57 @@ def _number(value: object) -> str:
 
 def _definitions(values: Mapping[str, Any]) -> str:
     rows = "".join(
-        f"<dt>{esc(key)}</dt><dd>{esc(_json(value))}</dd>" for key, value in values.items()
+        f"<dt>{esc(key)}</dt><dd>{esc(_readable(key, value))}</dd>" for key, value in values.items()
     )
     return f'<dl class="cc-details">{rows}</dl>'
+
+
+_CORRECTION_SAID = ("problem", "message", "fix", "pages", "page", "quote", "revision")
+"""The fields of a correction the page says in words; any other is added as it is."""
+
+
+def _readable(key: str, value: object) -> str:
+    """A detail as a reader reads it: a correction as its sentence, the right place, the
+    source's words and the revised sentence; the passages that qualify a claim each with
+    where it stands and why; anything else as JSON. Nothing is left out."""
+    if key == "correction" and isinstance(value, Mapping):
+        return _correction(value)
+    if (
+        key == "qualifying"
+        and isinstance(value, list)
+        and all(isinstance(v, Mapping) for v in value)
+    ):
+        return " | ".join(_qualifier(v) for v in value)
+    return _json(value)
+
+
+def _correction(value: Mapping[str, Any]) -> str:
+    said = value.get("message") or value.get("fix") or ""
+    parts = [f"[{value['problem']}] {said}".strip() if value.get("problem") else str(said)]
+    where = value.get("pages") or (f"p. {value['page']}" if value.get("page") is not None else "")
+    if where:
+        parts.append(f"the right place: {where}")
+    if value.get("quote"):
+        parts.append(f"the source says: \u201c{value['quote']}\u201d")
+    if value.get("revision"):
+        parts.append(f"revise to: {value['revision']}")
+    parts.extend(
+        f"{name}: {_json(item)}"
+        for name, item in value.items()
+        if name not in _CORRECTION_SAID and item is not None
+    )
+    return "; ".join(part for part in parts if part)
+
+
+def _qualifier(value: Mapping[str, Any]) -> str:
+    where = [str(value.get("source_id", ""))]
+    if value.get("page") is not None:
+        where.append(f"p. {value['page']}")
+    if value.get("section"):
+        where.append(str(value["section"]))
+    place = ", ".join(w for w in where if w)
+    why = value.get("why") or "it qualifies the claim"
+    return f"{place}: \u201c{value.get('text', '')}\u201d ({why})"
 
 
 def _json(value: object) -> str:
