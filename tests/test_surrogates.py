@@ -12,7 +12,7 @@ import pytest
 
 import citecheck
 from citecheck.cli import main
-from citecheck.exports import FORMATS
+from citecheck.exports import FORMATS, to_tip
 
 LONE = "\ud800"
 
@@ -36,6 +36,8 @@ def test_every_text_format_writes_a_lone_surrogate(
         assert [json.loads(line) for line in text.splitlines()] == [
             r.to_dict() for r in report.results
         ]
+    elif fmt == "tip":  # JSON too: the escape, lossless
+        assert json.loads(text) == json.loads(to_tip(report))
     elif fmt == "junit":
         ET.fromstring(text.encode("utf-8"))
     else:

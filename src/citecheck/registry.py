@@ -73,6 +73,7 @@ _BUILTINS: dict[str, dict[str, str]] = {
         "html": "citecheck.exports.formats:HTML",
         "junit": "citecheck.exports.formats:JUNIT",
         "text": "citecheck.exports.formats:TEXT",
+        "tip": "citecheck.exports.formats:TIP",
     },
     "judges": {
         "minicheck-roberta-large": "citecheck.judging.known:minicheck_roberta_large",
@@ -166,9 +167,14 @@ def format_for(path: str | os.PathLike[str], format: str | None = None) -> Any:
                 return chosen
         raise ConfigError(f"unknown report format {format!r}; known: {', '.join(names)}")
     suffix = Path(path).suffix.lower()
+    # A compound suffix (".tip.json") names its format before its last part (".json") does.
+    compound = "".join(Path(path).suffixes[-2:]).lower()
     known: list[str] = []
-    for name in names:
-        found: Any = load("formats", name)
+    formats: list[Any] = [load("formats", name) for name in names]
+    for found in formats:
+        if compound != suffix and compound in found.suffixes:
+            return found
+    for found in formats:
         if suffix and suffix in found.suffixes:
             return found
         known.extend(found.suffixes)

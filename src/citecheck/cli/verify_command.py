@@ -46,6 +46,14 @@ def add(commands: Any) -> None:
         "--syntax", default="auto", help="tip, pandoc, numeric, author_year or auto (default)"
     )
     verify.add_argument(
+        "--protocol",
+        choices=("citecheck", "tip"),
+        default="citecheck",
+        help="whose rules: citecheck's (default) or the TIP protocol's (its 80 %% word overlap, "
+        "a page past the end of a text fails, and its output shape unless --format says "
+        "another)",
+    )
+    verify.add_argument(
         "--bib",
         type=Path,
         metavar="FILE",
@@ -63,8 +71,8 @@ def add(commands: Any) -> None:
     verify.add_argument("--exact-only", action="store_true", help="no fuzzy matching")
     verify.add_argument(
         "--matchers",
-        help="comma-separated matchers, cheap first (default exact,fuzzy; 'overlap' is the TIP "
-        "protocol's 80 %% word overlap)",
+        help="comma-separated matchers, cheap first (default exact,fuzzy; exact,overlap with "
+        "--protocol tip, 'overlap' being the TIP protocol's 80 %% word overlap)",
     )
     verify.add_argument(
         "--lines-per-page",
@@ -97,12 +105,13 @@ def run(args: argparse.Namespace) -> int:
             if args.matchers
             else ["exact"]
             if args.exact_only
-            else ["exact", "fuzzy"]
+            else None  # the protocol's own
         )
         verifier = registry.create(
             "doors",
             "markers",
             matchers=matchers,
+            protocol=args.protocol,
             lines_per_page=args.lines_per_page or None,
             syntax=args.syntax,
             threshold=args.threshold,
@@ -118,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
         warn(documents.warnings)
         with progress_bar(None, "citations", False) as progress:
             report = verifier.verify(text, documents, progress=progress)
+        if args.protocol == "tip" and args.format is None and not args.json:
+            args.format = "tip"  # the protocol's own shape, unless another is asked for
         emit(report, args)
     except BrokenPipeError:  # the reader of the report left: main ends quietly
         raise

@@ -15,6 +15,7 @@ from citecheck.documents.structure import (
     Page,
     Section,
     Segment,
+    find_inline_times,
     find_line_starts,
     find_pages,
     find_sections,
@@ -384,15 +385,42 @@ class Document:
         raise LocationError(f"{self.id!r} has no section {name!r} (sections: {known})")
 
     def _resolve_time(self, location: Location) -> Span:
-        if not self.segments:
-            raise LocationKindError(f"{self.id!r} has no timed segments; cannot resolve {location}")
         first, last = float(location.start or 0), float(location.end or 0)
+        if not self.segments:
+            return self._resolve_inline_time(location, first, last)
         hit = [s for s in self.segments if s.start_seconds <= last and first <= s.end_seconds]
         if not hit:
             final = max(s.end_seconds for s in self.segments)
             where = "past the end" if first > final else "in no segment"
             raise LocationError(f"{location} is {where} of {self.id!r} (it runs to {final:g} s)")
         return Span(min(s.start for s in hit), max(s.end for s in hit))
+
+    def _resolve_inline_time(self, location: Location, first: float, last: float) -> Span:
+        """A time in a plain-text transcript whose lines begin with their times
+        (:func:`~citecheck.documents.structure.find_inline_times`): the lines from the time
+        at or before ``first`` to the one at or before ``last``."""
+        timed: tuple[Segment, ...] = self._cached(
+            "inline_times", lambda: find_inline_times(self.text)
+        )
+        if not timed:
+            raise LocationKindError(
+                f"{self.id!r} has no timed segments and no line that begins with a time; "
+                f"cannot resolve {location}"
+            )
+        starts: list[float] = self._cached(
+            "inline_starts", lambda: [s.start_seconds for s in timed]
+        )
+        low, high = bisect_right(starts, first) - 1, bisect_right(starts, last) - 1
+        if high < 0 or low < 0:
+            raise LocationError(
+                f"{location} is before the first time in {self.id!r} ({_clock(starts[0])})"
+            )
+        return Span(timed[low].start, timed[high].end)
+
+
+def _clock(seconds: float) -> str:
+    """Seconds as a transcript writes them: ``2:15``, ``1:02:03``."""
+    return str(Location("time", int(seconds), int(seconds)))
 
 
 class _SectionIndex:

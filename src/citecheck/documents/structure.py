@@ -19,6 +19,7 @@ __all__ = [
     "Page",
     "Section",
     "Segment",
+    "find_inline_times",
     "find_line_starts",
     "find_pages",
     "find_sections",
@@ -162,3 +163,33 @@ def section_parents(sections: tuple[Section, ...]) -> list[int]:
         parents.append(open_[-1] if open_ else -1)
         open_.append(index)
     return parents
+
+
+_INLINE_TIME = re.compile(
+    r"^[ \t]*[\[(]?(?:(\d{1,2}):)?(\d{1,3}):([0-5]\d)(?:[.,]\d{1,3})?[\])]?(?=[ \t:\-–—]|$)",
+    re.MULTILINE,
+)
+"""A time that leads a line of a plain-text transcript: ``2:15``, ``[02:15]``, ``(1:02:15)``,
+``00:02:15.500``, followed by a space, a colon, a dash or the line's end."""
+
+
+def find_inline_times(text: str) -> tuple[Segment, ...]:
+    """The timed segments of a plain-text transcript whose lines begin with their time
+    (``2:15 Speaker: ...``): each runs from its line to the next timed line, and its seconds
+    from its time to the next one's (the last one's end is unknown: it runs on). A time in
+    another place on a line, or a line whose minutes or seconds reach 60, is no time."""
+    stamps: list[tuple[float, int]] = []
+    for match in _INLINE_TIME.finditer(text):
+        hours, minutes, seconds = match.groups()
+        if int(minutes) >= 60 and hours is not None:
+            continue
+        stamps.append(((int(hours or 0) * 60 + int(minutes)) * 60 + int(seconds), match.start()))
+    segments = []
+    for index, (seconds, start) in enumerate(stamps):
+        following = stamps[index + 1] if index + 1 < len(stamps) else None
+        end = len(text) if following is None else following[1]
+        while end > start and text[end - 1] in "\r\n":
+            end -= 1
+        until = float("inf") if following is None else max(seconds, following[0])
+        segments.append(Segment(seconds, until, start, end))
+    return tuple(segments)

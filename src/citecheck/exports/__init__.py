@@ -3,18 +3,19 @@
 Each front door returns a :class:`~citecheck.Report`; its ``to_*`` methods and
 :meth:`~citecheck.Report.save` call the functions here. The formats:
 
-======  ========  ============================================================================
-name    suffix    what it is for
-======  ========  ============================================================================
-json    .json     everything, for programs (:meth:`~citecheck.Report.to_json`)
-jsonl   .jsonl    one result per line, for streaming and ``jq``
-csv     .csv      one flat row per result (:func:`rows`), for spreadsheets and scripts
-xlsx    .xlsx     a workbook for human review, lowest confidence first (``excel`` extra)
-md      .md       a summary and table for a pull-request comment or CI summary
-html    .html     one self-contained page with the citations highlighted in the text
-junit   .xml      JUnit XML, one test case per result, for CI test reports
-text    .txt      the listing the command line prints: one line per citation, then the summary
-======  ========  ============================================================================
+======  =========  ===========================================================================
+name    suffix     what it is for
+======  =========  ===========================================================================
+json    .json      everything, for programs (:meth:`~citecheck.Report.to_json`)
+jsonl   .jsonl     one result per line, for streaming and ``jq``
+csv     .csv       one flat row per result (:func:`rows`), for spreadsheets and scripts
+xlsx    .xlsx      a workbook for human review, lowest confidence first (``excel`` extra)
+md      .md        a summary and table for a pull-request comment or CI summary
+html    .html      one self-contained page with the citations highlighted in the text
+junit   .xml       JUnit XML, one test case per result, for CI test reports
+text    .txt       the listing the command line prints: one line per citation, then the summary
+tip     .tip.json  the TIP protocol's citation objects (:func:`to_tip`)
+======  =========  ===========================================================================
 
 Each is registered in the ``formats`` group of :mod:`citecheck.registry`
 (:mod:`citecheck.exports.formats`); a third-party format is one more entry there, through the
@@ -40,6 +41,7 @@ from citecheck.exports._junit import to_junit
 from citecheck.exports._markdown import to_markdown
 from citecheck.exports._table import columns, rows, to_csv, to_excel, to_pandas
 from citecheck.exports._text import to_text
+from citecheck.exports._tip import tip_citation, to_tip
 from citecheck.exports.formats import (
     CSV,
     HTML,
@@ -48,6 +50,7 @@ from citecheck.exports.formats import (
     JUNIT,
     MARKDOWN,
     TEXT,
+    TIP,
     XLSX,
     to_jsonl,
 )
@@ -64,6 +67,7 @@ __all__ = [
     "repr_html",
     "rows",
     "save",
+    "tip_citation",
     "to_csv",
     "to_excel",
     "to_html",
@@ -72,10 +76,11 @@ __all__ = [
     "to_markdown",
     "to_pandas",
     "to_text",
+    "to_tip",
 ]
 
 FORMATS = MappingProxyType(
-    {f.name: f.suffixes[0] for f in (JSON, JSONL, CSV, XLSX, MARKDOWN, HTML, JUNIT, TEXT)}
+    {f.name: f.suffixes[0] for f in (JSON, JSONL, CSV, XLSX, MARKDOWN, HTML, JUNIT, TEXT, TIP)}
 )
 """The built-in formats: name → the suffix of its files. Every registered one, plugins
 included, is ``citecheck.registry.available("formats")``."""

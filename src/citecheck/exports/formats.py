@@ -24,6 +24,7 @@ from citecheck.exports._junit import to_junit
 from citecheck.exports._markdown import to_markdown
 from citecheck.exports._table import to_csv, to_excel
 from citecheck.exports._text import to_text
+from citecheck.exports._tip import TIP, TipFormat
 from citecheck.language.text import json_escaped, without_surrogates
 from citecheck.model import Evidence, Result
 
@@ -39,9 +40,11 @@ __all__ = [
     "MARKDOWN",
     "NOTEBOOK",
     "TEXT",
+    "TIP",
     "XLSX",
     "BuiltinFormat",
     "NotebookView",
+    "TipFormat",
     "to_jsonl",
 ]
 

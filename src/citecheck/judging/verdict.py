@@ -36,6 +36,7 @@ __all__ = [
     "fragments_partial",
     "located",
     "match_status",
+    "overlaps",
     "result",
     "stands",
     "where_found",
@@ -73,6 +74,14 @@ def stands(noun: str, place: str, score: float, *, verbatim: bool) -> str:
     """Why a match is ``VERIFIED``: ``the quote stands verbatim in 'a' (line 1)``."""
     how = "verbatim" if verbatim else f"at {score:.0%} similarity"
     return f"the {noun} stands {how} {place}"
+
+
+def overlaps(noun: str, place: str, score: float) -> str:
+    """Why a match by the TIP protocol's word-overlap rule is ``VERIFIED``."""
+    return (
+        f"the {noun} stands in other words {place}: {score:.0%} of its significant words are "
+        "there (the TIP protocol's word overlap)"
+    )
 
 
 def changed(noun: str, place: str, differences: Sequence[str]) -> str:

@@ -557,6 +557,9 @@ def _word_changes(
     passage = (len(lead), len(theirs_all) - len(tail))  # the passage's own words
     # A claim may reorder: a word it moves is neither added nor replaced.
     moved = set() if omissions else set(ours_all) & set(source)
+    # A quotation may not, but a word it moves is a word moved, not one added and one left
+    # out: the words of its changed blocks that the source has in another changed block.
+    shifted = _shifted(ours_all, theirs_all) if omissions else set()
     changes = []
     # Aligned by their letters as OCR reads them, so "fhe committee" pairs with "the committee"
     # and not with whatever else the edit distance finds as cheap.
@@ -602,11 +605,36 @@ def _word_changes(
                 changes.append(
                     f"the {noun} has {' '.join(ours)!r} where the source has {' '.join(theirs)!r}"
                 )
+        elif ours and (shifted if omissions else set(theirs_all)).issuperset(ours):
+            # Moved: a claim's word the passage's estimated edges left just outside it.
+            if not omissions:
+                continue
+            changes.append(
+                f"the {noun} puts {' '.join(ours)!r} in another place than the source does"
+            )
         elif ours and not (omissions is False and at_edge):
             changes.append(f"the {noun} adds {' '.join(ours)!r}")
+        elif theirs and shifted.issuperset(theirs):
+            continue  # said where the quotation puts the words
         elif theirs and omissions and (interior or (c > passage[0] and d < passage[1])):
             changes.append(f"the {noun} leaves out {' '.join(theirs)!r}")
     return changes
+
+
+def _shifted(ours: list[str], theirs: list[str]) -> set[str]:
+    """The content words that a text and a source (with the words around its passage) both
+    have but that the alignment of the two leaves unpaired on both sides: words the text
+    puts in another place, not words it adds or leaves out."""
+    from rapidfuzz.distance import Levenshtein
+
+    keys = [_key(w) for w in ours], [_key(w) for w in theirs]
+    added: set[str] = set()
+    dropped: set[str] = set()
+    for op in Levenshtein.opcodes(*keys):
+        if op.tag in ("insert", "replace", "delete"):
+            added.update(ours[op.src_start : op.src_end])
+            dropped.update(theirs[op.dest_start : op.dest_end])
+    return {w for w in added & dropped if not _ignorable(w)}
 
 
 def _skipped_at_edge(

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict
 
 from citecheck._config import Options
 from citecheck.documents.bibliography import BibliographySpec
@@ -23,7 +24,16 @@ from citecheck.thresholds import WORDS_VERIFIED
 if TYPE_CHECKING:
     from citecheck.indexes.corpus import Corpus
 
-__all__ = ["VerifierConfig", "VerifyOptions"]
+__all__ = ["PROTOCOLS", "VerifierConfig", "VerifyOptions", "VerifyProtocol"]
+
+VerifyProtocol = Literal["citecheck", "tip"]
+"""The rules a :class:`~citecheck.Verifier` follows: citecheck's own, or the TIP protocol's
+(``protocol="tip"``: see ``docs/tip.md``)."""
+
+PROTOCOLS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"citecheck": ("exact", "fuzzy"), "tip": ("exact", "overlap")}
+)
+"""Each protocol with the matchers it checks wording by when none are given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +43,8 @@ class VerifierConfig(Options):
     name, ``threshold``, ``accept``, ``min_claim_words``, …); objects (an embedder, a judge, an
     index) are given as keywords."""
 
-    matchers: Sequence[str | Matcher] = ("exact", "fuzzy")
+    matchers: Sequence[str | Matcher] | None = None
+    protocol: VerifyProtocol = "citecheck"
     syntax: Any = "auto"
     threshold: float = WORDS_VERIFIED
     accept: Iterable[Status | str] = DEFAULT_ACCEPTED
@@ -60,7 +71,8 @@ class VerifyOptions(TypedDict, total=False):
     :meth:`Verifier.from_config <citecheck.Verifier.from_config>`, typed: those of
     :class:`~citecheck.Verifier`."""
 
-    matchers: Sequence[str | Matcher]
+    matchers: Sequence[str | Matcher] | None
+    protocol: VerifyProtocol
     syntax: Any
     threshold: float
     accept: Iterable[Status | str]

@@ -40,7 +40,12 @@ from citecheck.model import Citation, Evidence, Result, Span, Status, as_citatio
 from citecheck.protocols import Citation as CitationLike
 from citecheck.protocols import Embedder, Judge, Matcher
 from citecheck.report import DEFAULT_ACCEPTED, Report
-from citecheck.verification.options import VerifierConfig, VerifyOptions
+from citecheck.verification.options import (
+    PROTOCOLS,
+    VerifierConfig,
+    VerifyOptions,
+    VerifyProtocol,
+)
 from citecheck.verification.resolution import Resolved, SourceResolver, Unresolved, known_ids
 
 if TYPE_CHECKING:
@@ -85,6 +90,13 @@ class _Match:
     @property
     def found(self) -> bool:
         return bool(self.evidence)
+
+
+@dataclass(frozen=True, slots=True)
+class _PastTheEnd:
+    """A page that the lines-a-page approximation puts past the end of a text, and why."""
+
+    why: str
 
 
 class Verifier:
@@ -143,8 +155,9 @@ class Verifier:
 
     def __init__(
         self,
-        matchers: Sequence[str | Matcher] = ("exact", "fuzzy"),
+        matchers: Sequence[str | Matcher] | None = None,
         *,
+        protocol: VerifyProtocol = "citecheck",
         syntax: Any = "auto",
         threshold: float = WORDS_VERIFIED,
         accept: Iterable[Status | str] = DEFAULT_ACCEPTED,
@@ -165,6 +178,11 @@ class Verifier:
     ) -> None:
         if not isinstance(threshold, int | float) or not 0.0 < threshold <= 1.0:
             raise ConfigError(f"threshold must be in (0, 1], got {threshold}")
+        if protocol not in PROTOCOLS:
+            raise ConfigError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {protocol!r}")
+        self.protocol: VerifyProtocol = protocol
+        if matchers is None:
+            matchers = PROTOCOLS[protocol]
         if isinstance(matchers, str):
             matchers = (matchers,)
         if not matchers:
@@ -446,6 +464,11 @@ class Verifier:
             span = document.resolve(location) if location else Span(0, len(document.text))
         except LocationKindError as exc:
             approximated = self._approximate_pages(document, location, str(exc))
+            if isinstance(approximated, _PastTheEnd) and self.protocol == "tip":
+                reason = f"the cited location does not exist: {approximated.why}"
+                return verdict.result(citation, Status.NOT_FOUND, reason)
+            if isinstance(approximated, _PastTheEnd):
+                approximated = approximated.why
             if isinstance(approximated, str):
                 return self._unplaceable(citation, document, approximated)
             span, approximation = approximated
@@ -485,9 +508,11 @@ class Verifier:
             status = verdict.match_status(here.differences)
             best = here.evidence[0]
             reason = (
-                verdict.stands(noun, place.words, best.score, verbatim=best.method == "exact")
-                if status is Status.VERIFIED
-                else verdict.changed(noun, place.words, here.differences)
+                verdict.changed(noun, place.words, here.differences)
+                if status is not Status.VERIFIED
+                else verdict.overlaps(noun, place.words, best.score)
+                if best.method == "overlap"
+                else verdict.stands(noun, place.words, best.score, verbatim=best.method == "exact")
             )
             return verdict.result(citation, status, reason, here.evidence)
         if here.fragments_found:
@@ -584,10 +609,11 @@ class Verifier:
 
     def _approximate_pages(
         self, document: Document, location: Location | None, why: str
-    ) -> tuple[Span, str] | str:
+    ) -> tuple[Span, str] | _PastTheEnd | str:
         """The lines a page of a text without page numbers stands for, by the TIP protocol's
         approximation of :attr:`lines_per_page` lines a page, with the words that say so; or,
-        when no approximation applies, why the place cannot be checked."""
+        when no approximation applies, why the place cannot be checked; or a page the
+        approximation puts past the text's end."""
         if location is None or location.kind != "pages" or self.lines_per_page is None:
             return why
         per_page = self.lines_per_page
@@ -595,9 +621,11 @@ class Verifier:
         last = (location.end or 1) * per_page
         note = f"{document.id!r} has no page numbers, so the page is approximated as "
         if first > document.line_count:
-            return (
+            pages = max(1, -(-document.line_count // per_page))
+            return _PastTheEnd(
                 f"{note}lines {first}-{last} at {per_page} lines a page, "
-                f"past its {document.line_count} lines"
+                f"past its {document.line_count} lines ({pages} "
+                f"page{'' if pages == 1 else 's'} at that length)"
             )
         lines = Location("lines", first, min(last, document.line_count))
         note += f"{lines.describe()} at {per_page} lines a page"
@@ -723,6 +751,9 @@ class Verifier:
         if not hits:
             return _Match()
         best = hits[0]
+        if best.method == "overlap":
+            changes = _paraphrase_changes(query, best, document, noun=noun_for(quoted))
+            return _Match(tuple(hits[:_MAX_EVIDENCE]), changes)
         diffs = (
             ()
             if best.method == "exact"
@@ -738,6 +769,21 @@ class Verifier:
             )
         ) or _in_context(query, best, document, quoted=quoted)
         return _Match(tuple(hits[:_MAX_EVIDENCE]), diffs, 1, 1)
+
+
+def _paraphrase_changes(
+    query: str, evidence: Evidence, document: Document, *, noun: str
+) -> tuple[str, ...]:
+    """The changes of meaning in a match by the TIP protocol's word-overlap rule. The rule
+    counts words, not their order or form ("Substantially improved delivery times" stands for
+    "We will improve delivery times substantially"), so a text it matches, quoted or not, is a
+    paraphrase and is held to the meaning guard of one
+    (:func:`~citecheck.judging.guard.claim_conflicts`): a number, a negation, a quantifier or
+    a word of opposite meaning it changes, which the rule cannot see, makes it ``PARTIAL``."""
+    before, after = sentence_around(document.text, evidence.start, evidence.end)
+    passage = evidence.text
+    changes = claim_conflicts(query, passage, before + passage + after)
+    return tuple(change.replace("the claim", f"the {noun}") for change in changes)
 
 
 def _in_context(
