@@ -16,9 +16,12 @@ light and works without them):
 
 The source id is, in order: ``metadata["source"]``, ``"file_path"``, ``"file_name"``,
 ``"url"``; the node's document (``ref_doc_id``); the item's own id. An item with none of those
-is called ``doc-`` and a hash of its text: stable from run to run, and said in a warning. The
-page is ``metadata["page_label"]`` when it is a number (the printed page, as LangChain's
-``PyPDFLoader`` and LlamaIndex's readers write it), else ``metadata["page"]`` as written.
+is called ``doc-`` and a hash of its text: stable from run to run, and said in a warning. Pages
+are read per source (:func:`page_numbers`): ``metadata["page_label"]`` when it is a number (the
+printed page, as LangChain's PDF loaders and LlamaIndex's readers write it), else
+``metadata["page"]``, which LangChain's PDF loaders count from 0: it is taken as the page
+after it (1 for 0) where the source shows that count (a page label beside it, a page 0, the
+loaders' own PDF metadata), and as written, with a warning, where nothing does.
 Chunks of one page are joined by a blank line, in the order of ``metadata["start_index"]``
 when the splitter wrote it, else as given; the same text twice is kept once. Each merged
 document lists its chunks in ``metadata["chunks"]`` (the input position, the chunk's span in
@@ -28,15 +31,15 @@ the merged text, its page), so evidence offsets map back to the chunk they fall 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from citecheck.documents.document import Document
 from citecheck.documents.files import SourceFiles
 from citecheck.errors import SourceError
 
-__all__ = ["Gathered", "Item", "adopt", "gather", "is_foreign", "read_item"]
+__all__ = ["Gathered", "Item", "adopt", "gather", "is_foreign", "page_numbers", "read_item"]
 
 _SOURCE_KEYS = ("source", "file_path", "file_name", "url")
 _PER_CHUNK = frozenset({"page", "page_label", "start_index"})
@@ -46,7 +49,8 @@ _JOIN = "\n\n"
 @dataclass(frozen=True, slots=True)
 class Item:
     """One foreign document read: its text, metadata, the source id and how it was found,
-    its page and its place in the source (``start_index``)."""
+    its page (as its own metadata gives it: the other chunks of its source may number it
+    otherwise, :func:`page_numbers`) and its place in the source (``start_index``)."""
 
     text: str
     metadata: Mapping[str, Any]
@@ -110,7 +114,7 @@ def read_item(value: object, position: int) -> Item:
         metadata,
         source_id.strip(),
         derived,
-        _page(metadata),
+        page_numbers(source_id, [metadata])[0][0],
         _int(metadata.get("start_index")),
     )
 
@@ -160,6 +164,14 @@ def gather(values: Iterable[object]) -> Gathered:
                 f"sources[{position}] has no id and no source metadata; it is called "
                 f"{item.source_id!r} (a hash of its text)"
             )
+    for source_id, group in kept.items():
+        if isinstance(group, list):
+            pages, warning = page_numbers(source_id, [item.metadata for _, item in group])
+            group[:] = [
+                (position, replace(item, page=page))
+                for (position, item), page in zip(group, pages, strict=True)
+            ]
+            warnings += [warning] if warning else []
     documents = tuple(
         value if isinstance(value, Document) else _merged(source_id, value)
         for source_id, value in kept.items()
@@ -223,6 +235,76 @@ def _int(value: object) -> int | None:
     return None
 
 
-def _page(metadata: Mapping[str, Any]) -> int | None:
-    label = _int(metadata.get("page_label"))
-    return label if label is not None else _int(metadata.get("page"))
+_PDF_INFO = ("producer", "creator")
+"""Keys of the PDF's own metadata that LangChain's PDF loaders copy beside ``total_pages``."""
+
+
+def page_numbers(
+    source_id: str, metadata: Sequence[Mapping[str, Any]]
+) -> tuple[list[int | None], str | None]:
+    """The page of each chunk of one source (``None``: no page), and a warning when the
+    numbering is a guess.
+
+    - **Page labels.** A numeric ``page_label`` is the printed page. Where the source's labels
+      number its pages (some are numbers, and no number labels two different pages), a chunk
+      labelled otherwise (front matter in roman numerals) gets no page, as in
+      :meth:`Document.from_pdf <citecheck.Document.from_pdf>`. Where they do not, pages count
+      from 1 as in the PDF file: ``page`` + 1, since a loader that writes ``page_label`` writes
+      ``page`` from 0, and a warning says so.
+    - **``page`` alone.** LangChain's PDF loaders (``PyPDFLoader``, ``PyMuPDFLoader``,
+      ``PDFPlumberLoader``, …) write ``page`` counted from 0: the first page is page 0. It is
+      taken as ``page`` + 1 where the source shows that count: a chunk on page 0, or the
+      loaders' own metadata (``total_pages`` with the PDF's ``producer`` or ``creator``) with
+      every page below ``total_pages``. A page equal to ``total_pages`` shows a count from 1:
+      as written. Otherwise nothing tells, and the pages are taken as written with a warning
+      that names the source.
+    """
+    labels = [_label(m.get("page_label")) for m in metadata]
+    indexes = [_int(m.get("page")) for m in metadata]
+    if any(label is not None for label in labels):
+        numbered: dict[int, set[int]] = {}
+        for label, index in zip(labels, indexes, strict=True):
+            if label is not None and label.isdigit() and index is not None:
+                numbered.setdefault(int(label), set()).add(index)
+        usable = any(label is not None and label.isdigit() for label in labels) and all(
+            len(pages) == 1 for pages in numbered.values()
+        )
+        if usable:
+            return [int(lb) if lb is not None and lb.isdigit() else None for lb in labels], None
+        shown = ", ".join(repr(label) for label in sorted({lb for lb in labels if lb})[:3])
+        if all(index is None for index in indexes):
+            return [None] * len(indexes), (
+                f"the page labels of {source_id!r} ({shown}) are not page numbers, and no "
+                'metadata["page"] gives one: its chunks cannot be cited by page'
+            )
+        return [None if index is None else index + 1 for index in indexes], (
+            f"the page labels of {source_id!r} ({shown}) do not number its pages (not numbers, "
+            "or one number for two pages); its pages are counted from 1 as in the file "
+            '(metadata["page"] + 1)'
+        )
+    given = [index for index in indexes if index is not None]
+    if not given:
+        return [None] * len(indexes), None
+    totals = [t for m in metadata if (t := _int(m.get("total_pages"))) is not None]
+    if totals and max(given) >= min(totals):
+        return indexes, None  # a page as high as the count: counted from 1
+    from_zero = 0 in given or (
+        bool(totals) and any(k in m or k.title() in m for m in metadata for k in _PDF_INFO)
+    )
+    if from_zero:
+        return [None if index is None else index + 1 for index in indexes], None
+    return indexes, (
+        f'the pages of {source_id!r} are its chunks\' metadata["page"] as written, and nothing '
+        "says whether they count from 0 or from 1. LangChain's PDF loaders count from 0 (the "
+        "first page is page 0): if one of them made these chunks, every page here is one less "
+        'than the PDF\'s. Give the chunks metadata["page_label"] (the printed page), or pages '
+        "counted from 1"
+    )
+
+
+def _label(value: object) -> str | None:
+    """A page label as text (``None`` when there is none)."""
+    if value is None or isinstance(value, bool):
+        return None
+    label = str(value).strip()
+    return label or None

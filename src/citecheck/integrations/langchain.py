@@ -13,7 +13,10 @@
 
 LangChain ``Document``\\ s are sources everywhere citecheck takes sources
 (:mod:`citecheck.documents.foreign`): the chunks of one ``metadata["source"]`` are one source,
-paged by ``metadata["page_label"]`` or ``metadata["page"]``. Needs the ``langchain`` extra
+paged by ``metadata["page_label"]`` (the printed page) or ``metadata["page"]``, which LangChain's
+PDF loaders count from 0: it is read as page + 1 where the chunks show that count, and as
+written, with a warning in the report, where nothing does
+(:func:`~citecheck.documents.foreign.page_numbers`). Needs the ``langchain`` extra
 (``langchain-core``).
 """
 
@@ -220,9 +223,11 @@ class PaperLibraryRetriever(BaseRetriever):
 
     Each is a LangChain ``Document`` whose ``page_content`` is the passage and whose metadata
     says where it stands: ``source`` (the paper's key), ``page`` and ``page_end`` (printed
-    pages), ``section``, ``start`` and ``end`` (offsets into the paper's text), ``chunk`` and
-    the ``score``, ``bm25`` and ``cosine`` behind its rank; its ``id`` is ``key#chunk``. Fed back
-    to :class:`CitationCheck` as sources, they are one source per paper with its pages.
+    pages), ``page_label`` (the printed page as text, under the key LangChain's PDF loaders
+    give it, so that no reader takes ``page`` for a count from 0), ``section``, ``start`` and
+    ``end`` (offsets into the paper's text), ``chunk`` and the ``score``, ``bm25`` and
+    ``cosine`` behind its rank; its ``id`` is ``key#chunk``. Fed back to
+    :class:`CitationCheck` as sources, they are one source per paper with its pages.
     ``key`` limits the search to one paper, ``mode`` picks ``hybrid``, ``bm25`` or ``vector``;
     ``k`` is also accepted per call (``retriever.invoke(query, k=3)``).
     """
@@ -249,6 +254,7 @@ class PaperLibraryRetriever(BaseRetriever):
                 metadata={
                     "source": hit.key,
                     "page": hit.page_start,
+                    "page_label": None if hit.page_start is None else str(hit.page_start),
                     "page_end": hit.page_end,
                     "section": hit.section,
                     "start": hit.start,

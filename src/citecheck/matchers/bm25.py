@@ -7,7 +7,8 @@ passage is almost always in one of the top few. Alignment then finds the passage
 windows: each grown by the quote's length (so a quote straddling two windows, or longer than one, is
 aligned whole) and grown again by a step while the match runs into an edge. :class:`WindowSearch` is
 that search, the one engine behind both :class:`BM25Matcher` (one document, or a region of it) and
-:class:`citecheck.quotes.QuoteLocator` (a corpus), so they find the same passage for a quote.
+:class:`citecheck.quotes.QuoteLocator` (a corpus), so they find the same passage for a quote; both
+give the passage the marks at the quote's ends that stand around it (:func:`with_marks`).
 
 Two BM25 engines behind :class:`BM25Index`: ``bm25s`` (default; sparse matrices, fast) and
 ``rank_bm25`` (``engine="rank_bm25"``; the classic pure-Python Okapi implementation). Both take
@@ -18,7 +19,8 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from citecheck.documents import Document
@@ -26,7 +28,7 @@ from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.language.text import WORD, normalize
 from citecheck.matchers.alignment import Alignment, align, widen_to_words
 from citecheck.matchers.exact import ExactMatcher
-from citecheck.matchers.needle import needle
+from citecheck.matchers.needle import needle, normalized_region
 from citecheck.matchers.windows import Window, auto_window_size, document_offsets, make_windows
 from citecheck.model import Evidence, Span
 from citecheck.thresholds import WORDS_VERIFIED
@@ -45,6 +47,7 @@ __all__ = [
     "SearchOptions",
     "WindowSearch",
     "tokenize",
+    "with_marks",
 ]
 
 ENGINES = ("bm25s", "rank_bm25")
@@ -407,25 +410,118 @@ def _ratio(target: str, text: str) -> float:
 
 
 def _sliding_words(target: str, haystack: str) -> Alignment | None:
-    """The run of as many words as the target has that shares the most words with it."""
+    """The run of as many words as the target has that shares the most words with it (the
+    first such run): the most of the target's words, each counted at most as often as the
+    target has it.
+
+    Counted without sliding a window word by word: the *m*-th place of a target word that the
+    target has *k* times counts for the runs that hold it and do not hold its *k* places before
+    it, a range of runs. Adding up those ranges gives every run's count in one pass over the
+    haystack's words, whatever the target's length."""
     from rapidfuzz import fuzz
 
     wanted = Counter(WORD.findall(target))
-    words = list(WORD.finditer(haystack))
     n = sum(wanted.values())
+    words = WORD.findall(haystack)
     if not words or not n:
         return None
     n = min(n, len(words))
-    window = Counter(m.group() for m in words[:n])
-    best_shared, best_at = sum((window & wanted).values()), 0
-    for i in range(1, len(words) - n + 1):
-        window[words[i - 1].group()] -= 1
-        window[words[i + n - 1].group()] += 1
-        shared = sum((window & wanted).values())
+    last = len(words) - n  # where the last run starts
+    places: dict[str, list[int]] = {}
+    changes: dict[int, int] = {}  # run -> how its count differs from the run before's
+    for j, word in enumerate(words):
+        k = wanted.get(word)
+        if k is None:
+            continue
+        earlier = places.setdefault(word, [])
+        first = max(0, j - n + 1, earlier[-k] + 1 if len(earlier) >= k else 0)
+        earlier.append(j)
+        if first <= min(j, last):
+            changes[first] = changes.get(first, 0) + 1
+            changes[min(j, last) + 1] = changes.get(min(j, last) + 1, 0) - 1
+    shared = best_shared = best_at = 0
+    for run in sorted(changes):
+        shared += changes[run]
         if shared > best_shared:
-            best_shared, best_at = shared, i
-    start, end = words[best_at].start(), words[best_at + n - 1].end()
+            best_shared, best_at = shared, run
+    matches = WORD.finditer(haystack)
+    first_word = next(islice(matches, best_at, None))
+    last_word = first_word if n == 1 else next(islice(matches, n - 2, None))
+    start, end = first_word.start(), last_word.end()
     return Alignment(fuzz.ratio(target, haystack[start:end]) / 100, start, end)
+
+
+def with_marks(query: str, passage: Passage, within: Span | None = None) -> Passage:
+    """``passage`` grown over the punctuation at the query's ends (quotation marks, brackets, a
+    full stop) as far as the same marks stand right around it in the text.
+
+    A query is matched without them (:func:`~citecheck.matchers.needle.needle`: a quote's
+    closing full stop must not stop it matching mid-sentence), but a quote that stands in the
+    text must get the span of all of it: ``(EEC).`` with its bracket and its full stop. Marks
+    the text does not have there (a quote's own quotation marks) are not taken. A passage that
+    is the query word for word, where its marks do not all stand, moves to another place in
+    its document (in ``within``, when given) where the same words stand with more of them (a
+    phrase may stand twice); the marks taken stay in ``within`` too."""
+    head, tail = _marks(query)
+    if not head and not tail:
+        return passage
+    wanted = len(head) + len(tail)
+    document = passage.document
+    bounds = normalized_region(document, within)
+    marked, held = _edged(passage, head, tail, bounds)
+    target = needle(query)
+    if held == wanted or normalize(document.text[passage.start : passage.end]) != target:
+        return marked
+    for hit in ExactMatcher().find(target, document, within):
+        other, count = _edged(replace(passage, start=hit.start, end=hit.end), head, tail, bounds)
+        if count > held:
+            marked, held = other, count
+            if held == wanted:
+                break
+    return marked
+
+
+def _marks(query: str) -> tuple[str, str]:
+    """The punctuation :func:`~citecheck.matchers.needle.needle` takes off the query's start
+    and end, normalised, without the spaces at its outer ends; an ellipsis (words left out, not
+    marks of the text) leaves its end without marks."""
+    normalized, target = normalize(query), needle(query)
+    if not target:
+        return "", ""
+    at = normalized.find(target)
+    head, tail = normalized[:at].lstrip(), normalized[at + len(target) :].rstrip()
+    return ("" if "..." in head else head), ("" if "..." in tail else tail)
+
+
+def _edged(passage: Passage, head: str, tail: str, bounds: tuple[int, int]) -> tuple[Passage, int]:
+    """``passage`` grown over the longest end of ``head`` that stands right before it and the
+    longest start of ``tail`` that stands right after it (in the normalised text, inside
+    ``bounds``, never ending on a space), and how many characters of the marks it took."""
+    normalized = passage.document.normalized
+    text = normalized.text
+    n_start, n_end = normalized.to_normalized(passage.start, passage.end)
+    before = next(
+        (
+            k
+            for k in range(len(head), 0, -1)
+            if not head[-k].isspace() and text.endswith(head[-k:], bounds[0], n_start)
+        ),
+        0,
+    )
+    after = next(
+        (
+            k
+            for k in range(len(tail), 0, -1)
+            if not tail[k - 1].isspace() and text.startswith(tail[:k], n_end, bounds[1])
+        ),
+        0,
+    )
+    if not before and not after:
+        return passage, 0
+    start = normalized.to_original(n_start - before, n_start)[0] if before else passage.start
+    end = normalized.to_original(n_end, n_end + after)[1] if after else passage.end
+    marked = replace(passage, start=min(start, passage.start), end=max(end, passage.end))
+    return marked, before + after
 
 
 # -- the matcher -------------------------------------------------------------------------------
@@ -471,7 +567,7 @@ class BM25Matcher:
         passages = self._search(document, region, size).search(target, tokens)
         if not passages or passages[0].similarity < self.threshold:
             return []
-        best = passages[0]
+        best = with_marks(query, passages[0], within)
         scores = {"bm25": best.bm25_score, "fuzzy": best.similarity}
         return [
             document.evidence(best.start, best.end, round(best.similarity, 4), self.name, scores)

@@ -2,9 +2,11 @@
 
 For each quote: search the corpus with :class:`~citecheck.matchers.bm25.WindowSearch` (BM25
 ranks every window, the quote is aligned around the best few), keep the most similar passage,
-and judge it: similar enough and no change of meaning is VERIFIED. Quotes with an ellipsis are
-located fragment by fragment, in order. Quotes of stop words only, which rank nothing, must
-stand verbatim.
+and judge it: similar enough and no change of meaning is VERIFIED. The passage takes the marks
+at the quote's ends (a closing bracket, quotation mark or full stop) where the text has them
+right there (:func:`~citecheck.matchers.bm25.with_marks`), so a quote that stands in the text
+is its own span. Quotes with an ellipsis are located fragment by fragment, in order. Quotes
+of stop words only, which rank nothing, must stand verbatim.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar, Unpack
 
 from citecheck._identity_cache import IdentityCache
 from citecheck.documents import Document, Sources, as_documents
+from citecheck.documents.files import SourceFiles
+from citecheck.documents.foreign import Gathered, adopt
 from citecheck.errors import ConfigError, InputError
 from citecheck.judging import verdict
 from citecheck.judging.guard import leading_denial
 from citecheck.language.meaning import differences_at
 from citecheck.language.text import NormalizedText, normalize
-from citecheck.matchers.bm25 import Passage, SearchOptions, WindowSearch, tokenize
+from citecheck.matchers.bm25 import Passage, SearchOptions, WindowSearch, tokenize, with_marks
 from citecheck.matchers.ellipsis import fragment_differences, split_fragments, tight
 from citecheck.matchers.exact import ExactMatcher
 from citecheck.matchers.needle import needle
@@ -107,12 +111,16 @@ class QuoteLocator:
         progress: Progress | None = None,
     ) -> QuoteReport:
         """Locate every quote in ``sources`` (no location needed): one result per quote, in
-        order (:func:`citecheck.verify_quotes`)."""
+        order (:func:`citecheck.verify_quotes`). What was said about the sources (a LangChain
+        chunk with no id, pages whose numbering is a guess, a file skipped) is in the report's
+        warnings."""
         if isinstance(quotes, str | bytes):
             raise InputError(
                 "quotes must be a sequence of quotes, not a single string; wrap it in [...]"
             )
-        return self.run(quotes, list(as_documents(sources).values()), progress)
+        sources = adopt(sources)
+        said = sources.warnings if isinstance(sources, SourceFiles | Gathered) else ()
+        return self.run(quotes, list(as_documents(sources).values()), progress, said)
 
     def run(
         self,
@@ -213,7 +221,7 @@ class QuoteLocator:
         target = needle(quote)
         tokens = tokenize(target)
         if not tokens or all(t in _STOP_WORDS for t in tokens):
-            return self._locate_stop_words(target, corpus)
+            return self._locate_stop_words(quote, target, corpus)
         pieces = corpus.search(target, tokens)
         best = pieces[0] if pieces else None
         if not self.config.trim_spans or (best is not None and _verbatim(quote, best)):
@@ -238,8 +246,10 @@ class QuoteLocator:
         threshold = self.config.match_threshold
         if piece is None:
             return _Outcome(Status.UNSUPPORTED, "no window shares a word with the quote")
-        if self.config.trim_spans and not _verbatim(quote, piece):
-            piece = _widened(quote, piece, threshold)
+        if self.config.trim_spans:
+            if not _verbatim(quote, piece):
+                piece = _widened(quote, piece, threshold)
+            piece = with_marks(quote, piece)
         where = _where(piece)
         if piece.similarity < threshold:
             longest = max((len(d.text) for d in corpus.documents), default=0)
@@ -261,12 +271,13 @@ class QuoteLocator:
         reason = verdict.stands("quote", where, piece.similarity, verbatim=verbatim)
         return _Outcome(status, reason, piece)
 
-    def _locate_stop_words(self, target: str, corpus: WindowSearch) -> _Outcome:
+    def _locate_stop_words(self, quote: str, target: str, corpus: WindowSearch) -> _Outcome:
         """Stop words alone rank nothing; accept only a verbatim occurrence."""
         for document in corpus.documents:
             hits = ExactMatcher().find(target, document)
             if hits:
                 piece = Passage(document, hits[0].start, hits[0].end, 1.0, 0.0, 0.0, "exact")
+                piece = with_marks(quote, piece)
                 reason = verdict.stands("quote", _where(piece), 1.0, verbatim=True)
                 return _Outcome(Status.VERIFIED, reason, piece)
         return _Outcome(
@@ -291,7 +302,7 @@ class QuoteLocator:
             outcome.status = Status.UNSUPPORTED
             outcome.has_ellipsis = True
             return outcome
-        joined = _join(best_chain)
+        joined = with_marks(quote, _join(best_chain))
         if len(best_chain) < len(targets):
             found, total = len(best_chain), len(targets)
             reason = verdict.fragments_partial("quote", found, total, _where(joined))
