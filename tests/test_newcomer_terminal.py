@@ -175,3 +175,39 @@ def test_the_html_page_says_a_correction_and_qualifying_passages_in_words() -> N
     assert "stoker2022, p. 3, Methods: \u201cOnly a small team did it.\u201d" in page
     assert '{"problem"' not in page
     assert "&quot;problem&quot;" not in page
+
+
+def test_the_html_page_says_the_two_matches_of_a_paper_validation_in_words() -> None:
+    """``validate``'s BM25 and vector matches, in ``details["matches"]``, read as sentences:
+    which ranking, where, what the passage says and what the engine reads in it."""
+    from citecheck import Citation, Report, Status
+    from citecheck.judging import verdict
+
+    matches = [
+        {
+            "by": "bm25",
+            "score": 3.2,
+            "start": 10,
+            "end": 60,
+            "page": 2,
+            "pages": "p. 2",
+            "section": "Method",
+            "text": "The interviews were annotated by 32 people.",
+            "support": 0.91,
+            "reading": "supports",
+            "says": "the sentence has every fact",
+        },
+        {"by": "vector", "none": "not searched: vector search is off"},
+    ]
+    result = verdict.result(
+        Citation("stoker2022", claim="32 people annotated them."),
+        Status.VERIFIED,
+        "supported",
+        details={"matches": matches},
+    )
+    page = Report((result,)).to_html()
+    said = "bm25 match (p. 2, Method): \u201cThe interviews were annotated by 32 people.\u201d"
+    assert said + " \u2014 supports" in page
+    assert "&quot;support&quot;: 0.91" in page  # the other fields still shown
+    assert "vector: not searched: vector search is off" in page
+    assert "&quot;by&quot;" not in page

@@ -42,11 +42,21 @@ def add(commands: Any) -> None:
         "validate",
         help="does a paper (and page) support a claim?",
         description="Whether the paper KEY, on --page when given, supports CLAIM: supported, "
-        "partially supported, not supported or contradicted, with the passages and a fix.",
+        "partially supported, not supported or contradicted, with the best passage by BM25 "
+        "and by vector (each with its page and what it does to the claim), the passages that "
+        "qualify the claim, a fix and a suggested revision.",
     )
     validate.add_argument("key", help="the paper's key in the library")
     validate.add_argument("claim", help="the claim")
     validate.add_argument("--page", type=int, help="the page the claim cites")
+    validate.add_argument(
+        "--semantic",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="vector search on (BM25 and vectors fused; it needs an embedder) or off "
+        "(--no-semantic: the candidates are found by BM25 alone, then graded as always); "
+        "default: on when the library has an embedder",
+    )
     validate.add_argument("--library", type=Path, required=True, metavar="DIR", help="the library")
     embedder_option(validate)
     output_options(validate)
@@ -68,7 +78,9 @@ def add(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``cite``: the quotes, one a line (exit 1 when there is none); ``validate`` and
-    ``validate-doc``: a report in any format, with the exit rule of every report."""
+    ``validate-doc``: a report in any format, with the exit rule of every report
+    (``validate`` with no format or file asked for: the result in words,
+    :func:`~citecheck.papers.validation.explain`)."""
     if args.command == "cite" and args.k < 1:
         raise CitecheckError(f"-k must be positive, got {args.k}")
     library = open_library(args)
@@ -82,10 +94,15 @@ def run(args: argparse.Namespace) -> int:
             print(quote)
         return EXIT_PASSED if quotes else EXIT_FAILED
     if args.command == "validate":
-        result = library.validate(args.key, args.claim, args.page)
+        result = library.validate(args.key, args.claim, args.page, semantic=args.semantic)
         from citecheck.report import Report
 
         report = Report((result,), kind="paper-claim", metadata={"library": str(args.library)})
+        if args.output is None and args.format is None and not args.json:
+            from citecheck.papers.validation import explain
+
+            print(explain(result))
+            return exit_status(report)
     else:
         report = registry.create("doors", "papers").verify(args.draft, library)
     emit(report, args)

@@ -627,7 +627,28 @@ def _readable(key: str, value: object) -> str:
         and all(isinstance(v, Mapping) for v in value)
     ):
         return " | ".join(_qualifier(v) for v in value)
+    if key == "matches" and isinstance(value, list) and all(isinstance(v, Mapping) for v in value):
+        return " | ".join(_ranked(v) for v in value)
     return _json(value)
+
+
+def _ranked(value: Mapping[str, Any]) -> str:
+    """The best passage of one ranking (a paper's ``validate``): which ranking, where it
+    stands, what it says and what the engine reads in it."""
+    if value.get("text") is None:  # a ranking that could not run says why
+        return f"{value.get('by', '?')}: {value.get('none') or _json(value)}"
+    where = value.get("pages") or (f"p. {value['page']}" if value.get("page") is not None else "")
+    place = ", ".join(str(w) for w in (where, value.get("section")) if w)
+    head = f"{value.get('by', '?')} match" + (f" ({place})" if place else "")
+    said = f"{head}: \u201c{value['text']}\u201d"
+    if value.get("reading"):
+        said += f" \u2014 {value['reading']}"
+    rest = {
+        name: item
+        for name, item in value.items()
+        if name not in ("by", "text", "page", "pages", "section", "reading") and item is not None
+    }
+    return said + (f" {_json(rest)}" if rest else "")
 
 
 def _correction(value: Mapping[str, Any]) -> str:

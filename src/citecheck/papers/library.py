@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import suppress
 from dataclasses import asdict, replace
+from importlib.util import find_spec
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -37,12 +38,26 @@ from citecheck.judging.support_judge import SupportJudge, default_judge
 from citecheck.language.text import WORD, normalize, uncased
 from citecheck.papers.chunks import ChunkOptions, paper_chunks
 from citecheck.papers.library_bibliography import check_unique_keys, entry_file
-from citecheck.papers.readers import PageRecord, read_paper
+from citecheck.papers.readers import PageRecord, PaperText, read_paper
 from citecheck.papers.search import FusionOptions, LibrarySearch, PaperHit
-from citecheck.papers.store import Entry, Repair, Store, Transaction
+from citecheck.papers.store import DATA, Entry, FaissListing, Repair, Store, Transaction
 from citecheck.papers.validation import Quote, Reviser, cite, quote_reviser, validate, validate_doc
-from citecheck.papers.values import BibliographyImport, PaperChunk, PaperMetadata, PaperPage
-from citecheck.papers.vectors import default_embedder, embedder_name, from_npy, to_npy
+from citecheck.papers.values import (
+    BibliographyImport,
+    PaperChunk,
+    PaperMetadata,
+    PaperPage,
+    Reindex,
+)
+from citecheck.papers.vectors import (
+    FaissFile,
+    default_embedder,
+    embedder_name,
+    faiss_bytes,
+    from_npy,
+    import_faiss,
+    to_npy,
+)
 
 if TYPE_CHECKING:
     from citecheck.model import Result
@@ -50,6 +65,9 @@ if TYPE_CHECKING:
     from citecheck.report import Report
 
 __all__ = ["PaperLibrary"]
+
+_STORED_TEXT = "its stored text"
+"""Where ``reindex(with_pages=True)`` says it read the pages of a paper whose file is gone."""
 
 _CACHED = 64
 """Files kept parsed in memory: enough for the papers one draft cites, bounded for a library
@@ -88,14 +106,25 @@ class PaperLibrary:
     ``judge`` reads the passages ``validate`` weighs (``"auto"``: citecheck's trained judge when
     the ``judge`` extra is installed and the library has an embedder; ``None``: the signals
     alone; see :mod:`citecheck.papers.validation`).
+
+    ``faiss=True`` makes the library keep every paper's vectors in one FAISS index file too
+    (the ``faiss`` extra), beside the ``.npy`` files: written at the library's next change
+    (``reindex`` writes it now) and again at every change after it, in the same atomic commit
+    as the vectors it copies, and searched instead of an in-memory index when the library is
+    searched as a whole (an ``index`` given wins; one paper is searched in its own ``.npy``
+    matrix, exactly, either way). The choice is kept in the library (its manifest), so a
+    library opened later keeps the file up to date with no option; ``faiss=False`` drops it
+    at the next change, ``None`` keeps what the library has.
     """
 
     __slots__ = (
         "_cache",
         "_embedder",
+        "_faiss",
         "_held",
         "_index",
         "_judge",
+        "_listing",
         "_options",
         "_search",
         "_searcher",
@@ -114,12 +143,19 @@ class PaperLibrary:
         index: Index | None = None,
         search: FusionOptions | None = None,
         judge: SupportJudge | Literal["auto"] | None = "auto",
+        faiss: bool | None = None,
     ) -> None:
+        if faiss is not None and not isinstance(faiss, bool):
+            raise ConfigError(f"faiss must be True, False or None, got {faiss!r}")
+        if faiss and find_spec("faiss") is None:
+            raise MissingDependencyError("faiss-cpu", "faiss")
         self._store = Store(Path(path))
         self._options = ChunkOptions(language=language, max_chunk_chars=max_chunk_chars)
         self._held: dict[str, Entry] = {}
+        self._listing: FaissListing | None = None
         self._seen: object = ()
-        self._entries = self._store.read()
+        self._faiss = faiss
+        self._refresh()
         self._cache: OrderedDict[str, Any] = OrderedDict()
         self._embedder = default_embedder() if embedder == "auto" else embedder
         self._index = index
@@ -130,21 +166,41 @@ class PaperLibrary:
 
     @property
     def _entries(self) -> dict[str, Entry]:
-        """The papers, as the manifest on disk lists them now: read again when another
-        library object (or process) committed a change since."""
+        """The papers, as the manifest on disk lists them now: read again (with its FAISS
+        file's listing) when another library object (or process) committed a change since."""
         seen = self._store.signature()
         if seen != self._seen:
-            self._held, self._seen = self._store.read(), seen
+            (self._held, self._listing), self._seen = self._store.read_all(), seen
         return self._held
 
-    @_entries.setter
-    def _entries(self, entries: dict[str, Entry]) -> None:
-        self._held, self._seen = entries, self._store.signature()
+    def _refresh(self) -> None:
+        """Read the manifest on disk now."""
+        (self._held, self._listing), self._seen = self._store.read_all(), self._store.signature()
+
+    def _took(self, transaction: Transaction) -> None:
+        """Hold what ``transaction`` committed."""
+        self._held, self._listing = transaction.entries, transaction.faiss
+        self._seen = self._store.signature()
 
     @property
     def embedder(self) -> Embedder | None:
         """The embedder of this library's vectors and queries (``None``: words only)."""
         return self._embedder
+
+    @property
+    def search_options(self) -> FusionOptions:
+        """How the library ranks and fuses hits (its ``search`` option)."""
+        return self._search
+
+    @property
+    def faiss_file(self) -> Path | None:
+        """The library's FAISS file as its manifest lists it now (``None``: it keeps none, or
+        no paper has vectors yet)."""
+        _ = self._entries
+        listing = self._listing
+        if listing is None or listing.file is None:
+            return None
+        return self.path / DATA / listing.file.name
 
     @property
     def judge(self) -> SupportJudge | None:
@@ -277,16 +333,22 @@ class PaperLibrary:
         page: int | None = None,
         *,
         reviser: Reviser | Literal["builtin"] | None = "builtin",
+        semantic: bool | None = None,
     ) -> Result:
         """Whether the paper ``key`` (on ``page`` when given) supports ``claim``: a
         :class:`~citecheck.Result` whose ``details["support"]`` is ``supported``, ``partially
         supported``, ``not supported`` or ``contradicted``, whose evidence is the supporting
-        passage(s), ``details["qualifying"]`` the passages that qualify or contradict it, and
-        ``details["correction"]`` the fix when it fails (the right page, the paper's words).
-        ``reviser`` rewrites the claim from the correction (``"builtin"``:
-        :func:`~citecheck.papers.validation.quote_reviser`; ``None``: no revision)."""
+        passage(s), ``details["qualifying"]`` the passages that qualify or contradict it,
+        ``details["matches"]`` the best passage by BM25 and the best by vector, each with what
+        the engine reads in it, and ``details["correction"]`` the fix when it fails (the right
+        page, the paper's words). ``reviser`` rewrites the claim from the correction
+        (``"builtin"``: :func:`~citecheck.papers.validation.quote_reviser`; ``None``: no
+        revision). ``semantic`` turns vector search on (``True``: BM25 and vectors fused; an
+        error without an embedder) or off (``False``: the candidates are found by BM25 alone);
+        ``None`` searches as the library's ``search`` option says (both, by default).
+        :func:`~citecheck.papers.validation.explain` says the result in words."""
         chosen = quote_reviser if reviser == "builtin" else reviser
-        return validate(self, key, claim, page, reviser=chosen)
+        return validate(self, key, claim, page, reviser=chosen, semantic=semantic, matches=True)
 
     def validate_doc(
         self,
@@ -334,10 +396,11 @@ class PaperLibrary:
         """The in-memory search over the stored chunks and vectors, built once per state of
         the library (vectors the embedder lacks are made and stored first)."""
         self._ensure_vectors()
-        state = tuple(
+        files = tuple(
             (key, tuple(sorted((r, f.name) for r, f in e.files.items())))
             for key, e in self._entries.items()
         )
+        state = (*files, self.faiss_file)
         if self._searcher is not None and self._searcher[0] == state:
             return self._searcher[1]
         from citecheck.indexes.memory import MemoryIndex
@@ -347,10 +410,101 @@ class PaperLibrary:
             for key, entry in self._entries.items()
             if entry.metadata.has_text
         }
-        index = self._index if self._index is not None else MemoryIndex(metric="cosine")
+        index: Index | FaissFile | None = self._index
+        if index is None:
+            index = self._faiss_index(papers) or MemoryIndex(metric="cosine")
         searcher = LibrarySearch(papers, index)
         self._searcher = (state, searcher)
         return searcher
+
+    def _faiss_index(self, papers: dict[str, tuple[Any, Any, str]]) -> FaissFile | None:
+        """The library's FAISS file, read (once), when it holds exactly the vectors of this
+        library's embedder that the manifest lists and ``faiss`` is installed; else ``None``
+        (the stored ``.npy`` vectors are searched in memory, as they always can be)."""
+        listing = self._listing
+        if (
+            self._faiss is False
+            or self._embedder is None
+            or listing is None
+            or listing.file is None
+            or listing.embedder != embedder_name(self._embedder)
+            or find_spec("faiss") is None
+        ):
+            return None
+        held = [(key, name) for key, name, _ in listing.held]
+        if held != self._vector_files(self._entries, listing.embedder):
+            return None  # not the vectors the manifest lists: the next change writes it again
+        stored = listing.file
+        cached = self._cache.get(stored.name)
+        if isinstance(cached, FaissFile):
+            return cached
+        try:
+            raw = self._store.read_file(stored)
+        except FileNotFoundError:
+            raise SavedIndexError(
+                f"{self.path}: {stored.name}, listed in the manifest, is missing"
+            ) from None
+        dimensions = {m.shape[1] for _, m, _ in papers.values() if m is not None and len(m)}
+        file = FaissFile(
+            raw,
+            [(key, rows) for key, _, rows in listing.held],
+            dimensions.pop() if len(dimensions) == 1 else None,
+            str(self.path / DATA / stored.name),
+        )
+        self._remember(stored.name, file)
+        return file
+
+    @staticmethod
+    def _vector_files(entries: dict[str, Entry], embedder: str | None) -> list[tuple[str, str]]:
+        """Each paper's vectors file made by ``embedder``, in the library's order."""
+        return [
+            (key, entry.files["vectors"].name)
+            for key, entry in entries.items()
+            if embedder is not None and entry.vectors_by == embedder and "vectors" in entry.files
+        ]
+
+    def _commit(self, transaction: Transaction, entries: dict[str, Entry]) -> None:
+        """Commit ``entries`` in ``transaction``, with the library's FAISS file written again
+        for them when it keeps one (and taken over unchanged when its vectors are the same)."""
+        keep = self._faiss if self._faiss is not None else transaction.faiss is not None
+        listing = self._faiss_listing(transaction, entries) if keep else None
+        transaction.commit(entries, listing)
+        self._took(transaction)
+
+    def _faiss_listing(self, transaction: Transaction, entries: dict[str, Entry]) -> FaissListing:
+        """The FAISS file for ``entries``: every vectors file of the library's embedder (of
+        the file's, for a library opened without one), in the library's order, written in
+        ``transaction``."""
+        old = transaction.faiss
+        name = (
+            embedder_name(self._embedder)
+            if self._embedder is not None
+            else (old.embedder if old is not None else None)
+        )
+        files = self._vector_files(entries, name)
+        if (
+            old is not None
+            and old.file is not None
+            and old.embedder == name
+            and [(key, file) for key, file, _ in old.held] == files
+        ):
+            return old
+        if not files:
+            return FaissListing(None, name, ())
+        try:
+            import_faiss()
+        except MissingDependencyError as exc:
+            raise ConfigError(
+                f"{self.path} keeps a FAISS file of its vectors, and {exc}; or turn the file "
+                "off (PaperLibrary(path, faiss=False), citecheck papers reindex --no-faiss)"
+            ) from None
+        matrices = [
+            from_npy(self._store.read_file(entries[key].files["vectors"]), None) for key, _ in files
+        ]
+        filled = [m for m in matrices if len(m)]
+        stored = transaction.write_faiss(faiss_bytes(filled)) if filled else None
+        held = tuple((key, file, len(m)) for (key, file), m in zip(files, matrices, strict=True))
+        return FaissListing(stored, name, held if stored is not None else ())
 
     def _vectors_of(self, texts: list[str]) -> Any:
         from citecheck.embedders import token_budget
@@ -397,8 +551,7 @@ class PaperLibrary:
                     continue  # changed meanwhile: its next search embeds it
                 written = transaction.write(key, {"vectors": vectors[key]})
                 entries[key] = replace(entry, files={**entry.files, **written}, vectors_by=name)
-            transaction.commit(entries)
-        self._entries = transaction.entries
+            self._commit(transaction, entries)
 
     # -- changing --------------------------------------------------------------------------
 
@@ -414,7 +567,7 @@ class PaperLibrary:
         it was."""
         path = Path(file)
         data = _read_bytes(path)
-        self._entries = self._store.read()
+        self._refresh()
         key = _checked_key(key) if key is not None else self._key_for(path)
         sha256 = hashlib.sha256(data).hexdigest()
         current = self._entries.get(key)
@@ -433,8 +586,7 @@ class PaperLibrary:
         with self._store.transaction() as transaction:
             entries = dict(transaction.entries)
             entries[key] = _stored(transaction, prepared, entries.get(key), None)
-            transaction.commit(entries)
-        self._entries = transaction.entries
+            self._commit(transaction, entries)
         return key
 
     def add_bibliography(self, bib: str | PathLike[str]) -> BibliographyImport:
@@ -451,7 +603,7 @@ class PaperLibrary:
         bibliography = read_bibliography(path)
         check_unique_keys(path)
         warnings = list(bibliography.warnings)
-        self._entries = self._store.read()
+        self._refresh()
         prepared: dict[str, _Prepared] = {}
         files: dict[str, Path | None] = {}
         for item in bibliography:
@@ -491,8 +643,7 @@ class PaperLibrary:
                 entries[item.key] = replace(
                     entry, metadata=metadata, bib_file=str(bib_file) if bib_file else None
                 )
-            transaction.commit(entries)
-        self._entries = transaction.entries
+            self._commit(transaction, entries)
         return BibliographyImport(
             tuple(bibliography.keys), tuple(prepared), tuple(dict.fromkeys(warnings))
         )
@@ -513,8 +664,134 @@ class PaperLibrary:
             if key not in entries:
                 raise UnknownPaperError(_unknown(key, entries))
             del entries[key]
-            transaction.commit(entries)
-        self._entries = transaction.entries
+            self._commit(transaction, entries)
+
+    def reindex(self, *, with_pages: bool = False, faiss: bool | None = None) -> Reindex:
+        """Rebuild every paper's index from the files the library holds, in one atomic commit:
+        its chunks, cut again from its stored text and pages under the library's options (as
+        ``add`` cuts them now), their vectors, made again by the library's embedder (none
+        without one: they are made when the library is next opened with one), the word (BM25)
+        index built from the new chunks, and the FAISS file when the library keeps one
+        (``faiss``: turn it on or off, as the constructor's option does). A reindex that fails
+        or is killed leaves the library as it was.
+
+        ``with_pages`` reads each paper's page numbers again: from the file its text was read
+        from when that file is still there (the path it was added from, or its bibliography
+        entry's file), as ``add`` reads it, so the ``[PAGE:N]`` markers written into a
+        Markdown file since are taken (a file whose content changed replaces the paper's text,
+        as adding it again would); else, for a Markdown or text paper, from the ``[PAGE:N]``
+        markers or form feeds of its stored text. A PDF or docling paper whose file is gone
+        keeps its stored pages (its printed labels are not in its text), and a warning says so.
+        """
+        if faiss is not None and not isinstance(faiss, bool):
+            raise ConfigError(f"faiss must be True, False or None, got {faiss!r}")
+        if faiss:
+            import_faiss()
+        self._refresh()
+        if not self._store.manifest.is_file():
+            return Reindex()  # nothing added yet: nothing to rebuild, and nothing is written
+        before = dict(self._entries)
+        planned: dict[str, _Prepared] = {}
+        pages: list[tuple[str, str]] = []
+        replaced: list[str] = []
+        warnings: list[str] = []
+        for key, entry in before.items():
+            if not entry.metadata.has_text or "text" not in entry.files:
+                continue
+            paper = PaperText(
+                self._text(key),
+                self._records(key),
+                entry.metadata.format or "text",
+                entry.markdown,
+                entry.markers,
+            )
+            metadata, source = entry.metadata, entry.source
+            if with_pages:
+                read = self._pages_again(key, entry, paper, before, warnings)
+                if read is not None:
+                    paper, where, sha256 = read
+                    pages.append((key, where))
+                    if where != _STORED_TEXT:
+                        source = where
+                    if sha256 != entry.metadata.sha256:
+                        replaced.append(key)
+                        metadata = replace(
+                            metadata, file=Path(where).name, sha256=sha256, format=paper.format
+                        )
+            planned[key] = self._prepared(key, paper, metadata, source)
+        if faiss is not None:
+            self._faiss = faiss
+        done: list[str] = []
+        with self._store.transaction() as transaction:
+            entries = dict(transaction.entries)
+            for key, prepared in planned.items():
+                current = entries.get(key)
+                seen = before[key]
+                if current is None or (current.files, current.metadata) != (
+                    seen.files,
+                    seen.metadata,
+                ):
+                    warnings.append(f"{key}: changed by another change meanwhile: left as it is")
+                    continue
+                entries[key] = _stored(transaction, prepared, current, None)
+                done.append(key)
+            self._commit(transaction, entries)
+        searcher = self.searcher()  # the word index and the vectors, built from the new files
+        return Reindex(
+            keys=tuple(done),
+            chunks=sum(len(self.chunks(key)) for key in done),
+            vectors_by=None if self._embedder is None else embedder_name(self._embedder),
+            words=searcher.words,
+            pages=tuple(item for item in pages if item[0] in done),
+            replaced=tuple(key for key in replaced if key in done),
+            skipped=tuple(key for key, e in before.items() if key not in planned),
+            faiss=None if self.faiss_file is None else str(self.faiss_file),
+            warnings=tuple(warnings),
+        )
+
+    def _pages_again(
+        self,
+        key: str,
+        entry: Entry,
+        stored: PaperText,
+        entries: dict[str, Entry],
+        warnings: list[str],
+    ) -> tuple[PaperText, str, str | None] | None:
+        """``key`` read again for ``reindex(with_pages=True)``: the paper, where its pages
+        were read (a file's path, or ``"its stored text"``) and the hash of what was read;
+        ``None`` (and a warning) when its stored pages are kept."""
+        for candidate in dict.fromkeys(c for c in (entry.source, entry.bib_file) if c):
+            path = Path(candidate)
+            if not path.is_file():
+                continue
+            try:
+                data = _read_bytes(path)
+                sha256 = hashlib.sha256(data).hexdigest()
+                twin = next(
+                    (k for k, e in entries.items() if k != key and e.metadata.sha256 == sha256),
+                    None,
+                )
+                if twin is not None:
+                    warnings.append(
+                        f"{key}: its file {path} now holds the paper {twin!r}: its stored pages "
+                        "are kept"
+                    )
+                    return None
+                return read_paper(path, data), str(path), sha256
+            except (PaperFileError, MissingDependencyError) as exc:
+                warnings.append(f"{key}: {exc}; its stored pages are kept")
+                return None
+        if entry.metadata.format in ("text", "markdown"):
+            suffix = ".md" if entry.markdown else ".txt"
+            paper = read_paper(Path(f"{key}{suffix}"), stored.text.encode("utf-8"))
+            return paper, _STORED_TEXT, entry.metadata.sha256
+        where = entry.source or entry.bib_file
+        said = f"is not at {where}" if where else "is not known"
+        warnings.append(
+            f"{key}: its stored pages are kept: the {entry.metadata.format or 'source'} file it "
+            f"was read from {said}, and its stored text does not hold its page labels"
+        )
+        return None
 
     # -- inside ----------------------------------------------------------------------------
 
@@ -536,6 +813,16 @@ class PaperLibrary:
         """Read and chunk a paper, and encode its files; everything that can fail on its
         content fails here, before the library is touched."""
         paper = read_paper(path, data)
+        metadata = PaperMetadata(key, file=path.name, sha256=sha256, format=paper.format)
+        return self._prepared(key, paper, metadata, str(path.resolve()))
+
+    def _prepared(
+        self, key: str, paper: PaperText, metadata: PaperMetadata, source: str | None
+    ) -> _Prepared:
+        """A paper's text and pages chunked, embedded and encoded as its files, under
+        ``metadata`` (its page labels taken from ``paper``); ``source`` is the file it was
+        read from."""
+        path = Path(source or key)
         pages = tuple(Page(r.number, r.start, r.end) for r in paper.pages if r.number is not None)
         document = Document(key, paper.text, pages=pages)
         chunks = paper_chunks(
@@ -554,16 +841,12 @@ class PaperLibrary:
         }
         if self._embedder is not None:
             contents["vectors"] = to_npy(self._vectors_of([c.text for c in chunks]))
-        metadata = PaperMetadata(
-            key,
-            file=path.name,
-            sha256=sha256,
-            format=paper.format,
-            page_labels=tuple(r.label for r in paper.pages),
-        )
+        metadata = replace(metadata, page_labels=tuple(r.label for r in paper.pages))
         chunking = {**asdict(self._options), "splitter": _splitter_name(self._options.language)}
         vectors_by = None if self._embedder is None else embedder_name(self._embedder)
-        entry = Entry(metadata, {}, None, paper.markdown, paper.markers, chunking, vectors_by)
+        entry = Entry(
+            metadata, {}, None, paper.markdown, paper.markers, chunking, vectors_by, source
+        )
         return _Prepared(entry, contents)
 
     def _text(self, key: str) -> str:
@@ -594,7 +877,7 @@ class PaperLibrary:
                     raise SavedIndexError(
                         f"{self.path}: {stored.name}, listed in the manifest, is missing"
                     ) from None
-                self._entries = self._store.read()
+                self._refresh()
                 continue
             try:
                 value = parse(raw)

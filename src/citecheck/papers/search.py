@@ -10,7 +10,8 @@ scores, because a BM25 score and a cosine share no scale.
 reading no paper file and embedding nothing but the query. Its vector side is any
 :class:`~citecheck.protocols.Index` (a :class:`~citecheck.indexes.MemoryIndex` by default;
 FAISS or Pinecone for a library that outgrows one machine), filled from the stored vectors
-with what it lacks.
+with what it lacks, or the library's own FAISS file (:class:`~citecheck.papers.vectors.FaissFile`),
+which holds them all already.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.indexes.records import Record
 from citecheck.matchers.bm25 import BM25Index, tokenize
 from citecheck.papers.values import PaperChunk
+from citecheck.papers.vectors import FaissFile
 
 if TYPE_CHECKING:
     from citecheck.protocols import Index
@@ -107,15 +109,16 @@ class LibrarySearch:
     ``papers`` maps each key to its chunks, a unit float32 matrix of their vectors (one row a
     chunk; ``None`` when the library has none of its embedder) and the paper's content hash;
     ``index`` takes the vectors (records ``key#chunk``, metadata ``key``, ``chunk`` and
-    ``sha256``) and answers the vector ranking. BM25 needs
-    the ``bm25`` extra; without it, and without vectors, :meth:`search` raises
-    :class:`~citecheck.errors.MissingDependencyError` naming what to install.
+    ``sha256``) and answers the vector ranking; a :class:`FaissFile` answers it as it is,
+    filled with nothing. BM25 needs the ``bm25`` extra; without it, and without vectors,
+    :meth:`search` raises :class:`~citecheck.errors.MissingDependencyError` naming what to
+    install.
     """
 
     __slots__ = ("_bm25", "_first", "_index", "_papers", "_row_of", "_rows", "_vectors")
 
     def __init__(
-        self, papers: Mapping[str, tuple[Sequence[PaperChunk], Any, str]], index: Index
+        self, papers: Mapping[str, tuple[Sequence[PaperChunk], Any, str]], index: Index | FaissFile
     ) -> None:
         self._rows = [
             (key, n, chunk)
@@ -135,6 +138,16 @@ class LibrarySearch:
         self._index = index
         self._papers: Mapping[str, tuple[Sequence[PaperChunk], Any, str]] | None = papers
         self._first = {key: row for row, (key, n, _) in reversed(list(enumerate(self._rows)))}
+
+    @property
+    def index(self) -> Index | FaissFile:
+        """What the library-wide vector ranking searches."""
+        return self._index
+
+    @property
+    def words(self) -> int:
+        """How many chunks the word (BM25) index holds: 0 without the ``bm25`` extra."""
+        return len(self._rows) if self._bm25 is not None else 0
 
     def search(
         self,
@@ -200,10 +213,11 @@ class LibrarySearch:
             top = np.argsort(-cosines, kind="stable")[:depth]
             first = self._first[key]
             return [(first + int(n), float(cosines[n])) for n in top]
-        if self._papers is not None:
-            _fill(self._index, self._papers)
+        index = self._index
+        if self._papers is not None and not isinstance(index, FaissFile):
+            _fill(index, self._papers)
             self._papers = None
-        hits = self._index.search([float(x) for x in vector], depth)
+        hits = index.search([float(x) for x in vector], depth)
         found = [self._row_of.get(hit.id) for hit in hits]
         return [(row, hit.score) for row, hit in zip(found, hits, strict=True) if row is not None]
 

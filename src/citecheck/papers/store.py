@@ -7,6 +7,8 @@ Layout::
     <library>/papers/<key>.<generation>.pages.json    its pages: label, number, range
     <library>/papers/<key>.<generation>.chunks.jsonl  its chunks, one JSON object a line
     <library>/papers/<key>.<generation>.vectors.npy   its chunks' vectors (float32, one a row)
+    <library>/papers/library.<generation>.vectors.faiss  every paper's vectors in one FAISS
+                                                         index, when the library keeps one
     <library>/manifest.copy.json       the manifest as last committed, for ``papers repair``
 
 A change is made as :mod:`citecheck.indexes.saved` saves an index: the new per-paper files are
@@ -28,7 +30,10 @@ files themselves.
 
 Each paper's ``files`` is a mapping from a role to a file; a paper's ``vectors`` were made by
 the embedder its entry names (``vectors_by``), so vectors of another model are never compared
-with a query of this one.
+with a query of this one. A library that keeps a FAISS file (:class:`FaissListing`) lists it in
+the manifest too, with the vectors files it was built from: it is written in the same change as
+the files it copies, so the commit that names them names it, and it never holds vectors the
+manifest no longer lists.
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ __all__ = [
     "MANIFEST",
     "VERSION",
     "Entry",
+    "FaissListing",
     "Repair",
     "Store",
     "StoredFile",
@@ -77,6 +83,7 @@ _ROLES = {"text": "txt", "pages": "pages.json", "chunks": "chunks.jsonl", "vecto
 _DATA_FILE = re.compile(
     r"[A-Za-z0-9_-]{0,40}\.[0-9a-f]{16}\.(?:txt|pages\.json|chunks\.jsonl|vectors\.npy)"
 )
+_FAISS_FILE = re.compile(r"library\.[0-9a-f]{16}\.vectors\.faiss")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -95,7 +102,9 @@ class Entry:
     entry without text), the file its bibliography entry names (an absolute path, by which an
     ``add`` of that file finds its key), whether its text is Markdown, whether its pages come
     from ``[PAGE:N]`` markers, the options its chunks were cut with, and the name of the
-    embedder its ``vectors`` file came from (``None`` when it has none)."""
+    embedder its ``vectors`` file came from (``None`` when it has none), and the file its text
+    was read from (an absolute path, by which ``reindex --with-pages`` reads it again; ``None``
+    when not known)."""
 
     metadata: PaperMetadata
     files: Mapping[str, StoredFile] = field(default_factory=dict)
@@ -104,10 +113,23 @@ class Entry:
     markers: bool = False
     chunking: Mapping[str, Any] = field(default_factory=dict)
     vectors_by: str | None = None
+    source: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "files", MappingProxyType(dict(self.files)))
         object.__setattr__(self, "chunking", MappingProxyType(dict(self.chunking)))
+
+
+@dataclass(frozen=True, slots=True)
+class FaissListing:
+    """The library's FAISS file as the manifest lists it; a listing (even one without a file)
+    means the library keeps one, and every change writes it again. ``file`` is ``None`` while
+    no paper has vectors of ``embedder``; ``held`` names the vectors files it copies, in its
+    order: ``(key, vectors file name, rows)``, row ``n`` of a paper being its chunk ``n``."""
+
+    file: StoredFile | None = None
+    embedder: str | None = None
+    held: tuple[tuple[str, str, int], ...] = ()
 
 
 class Store:
@@ -128,14 +150,19 @@ class Store:
     def read(self) -> dict[str, Entry]:
         """The papers the manifest lists, in the order added; none when there is no manifest
         yet and the folder holds nothing else (a library not written to)."""
+        return self.read_all()[0]
+
+    def read_all(self) -> tuple[dict[str, Entry], FaissListing | None]:
+        """The papers the manifest lists and its FAISS file's listing (``None``: the library
+        keeps none), read from one manifest."""
         try:
             raw = self.manifest.read_bytes()
         except FileNotFoundError:
             self._check_new()
-            return {}
+            return {}, None
         except OSError as exc:
             raise SavedIndexError(f"{self.manifest}: cannot be read: {exc.strerror}") from None
-        return self._parse(self.manifest, raw)
+        return self._parse_all(self.manifest, raw)
 
     def _check_new(self) -> None:
         """Nothing when the folder, which has no manifest, can be a new library (it does not
@@ -143,7 +170,11 @@ class Store:
         :class:`SavedIndexError` naming the manifest and what to do."""
         if not self.path.is_dir():
             return
-        papers = [f.name for f in _listing(self.path / DATA) if _DATA_FILE.fullmatch(f.name)]
+        papers = [
+            f.name
+            for f in _listing(self.path / DATA)
+            if _DATA_FILE.fullmatch(f.name) or _FAISS_FILE.fullmatch(f.name)
+        ]
         if papers or (self.path / COPY).exists():
             raise SavedIndexError(
                 f"{self.manifest} is missing, but {self.path / DATA} holds {len(papers)} paper "
@@ -165,6 +196,9 @@ class Store:
             )
 
     def _parse(self, where: Path, raw: bytes) -> dict[str, Entry]:
+        return self._parse_all(where, raw)[0]
+
+    def _parse_all(self, where: Path, raw: bytes) -> tuple[dict[str, Entry], FaissListing | None]:
         try:
             body = json.loads(raw.decode("utf-8"))
         except ValueError as exc:
@@ -177,9 +211,14 @@ class Store:
                 f"citecheck does not know (it reads version {VERSION}); a newer citecheck wrote it?"
             )
         try:
-            return {str(key): _entry(str(key), row) for key, row in body["papers"].items()}
+            entries = {str(key): _entry(str(key), row) for key, row in body["papers"].items()}
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise SavedIndexError(f"{where}: a malformed paper entry ({exc!r})") from None
+        try:
+            listing = _faiss_listing(body.get("faiss"))
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise SavedIndexError(f"{where}: a malformed FAISS file entry ({exc!r})") from None
+        return entries, listing
 
     def signature(self) -> tuple[int, int, int] | None:
         """The manifest's inode, size and modification time (``None`` when there is none):
@@ -235,12 +274,12 @@ class Store:
         except OSError as exc:
             raise WriteError(self.path / DATA, exc) from None
         with locked_folder(self.path):
-            transaction = Transaction(self, self.read())
+            transaction = Transaction(self, *self.read_all())
             try:
                 yield transaction
             finally:
                 if transaction.committed:
-                    _remove_stale(self.path, transaction.entries)
+                    _remove_stale(self.path, transaction.entries, transaction.faiss)
                 else:
                     transaction.discard()
 
@@ -274,12 +313,16 @@ def _repair(store: Store) -> Repair:
         pass  # unreadable: rebuilt below, and the damaged one is kept beside it
     copy = store.path / COPY
     with suppress(OSError, SavedIndexError):
-        entries = store._parse(copy, copy.read_bytes())
+        entries, listing = store._parse_all(copy, copy.read_bytes())
         for entry in entries.values():
             for stored in entry.files.values():
                 store.read_file(stored)  # every file the copy lists is there, intact
         _keep_damaged(store.manifest)
-        write_bytes_atomic(store.manifest, copy.read_bytes())
+        if _intact_faiss(store, listing):
+            write_bytes_atomic(store.manifest, copy.read_bytes())
+        else:  # the FAISS file only copies the vectors: kept on, written at the next change
+            assert listing is not None
+            Transaction(store, {}).commit(entries, FaissListing(None, listing.embedder, ()))
         return Repair("copy", tuple(entries))
     entries, skipped = _from_files(store.path / DATA)
     if not entries and not skipped:
@@ -291,6 +334,17 @@ def _repair(store: Store) -> Repair:
     transaction = Transaction(store, {})
     transaction.commit(entries)
     return Repair("files", tuple(entries), tuple(skipped))
+
+
+def _intact_faiss(store: Store, listing: FaissListing | None) -> bool:
+    """Whether the FAISS file ``listing`` names is there and intact (or none is named)."""
+    if listing is None or listing.file is None:
+        return True
+    try:
+        store.read_file(listing.file)
+    except (OSError, SavedIndexError):
+        return False
+    return True
 
 
 def _keep_damaged(manifest: Path) -> None:
@@ -353,13 +407,18 @@ def _readable(files: Mapping[str, Path]) -> bool:
 
 
 class Transaction:
-    """One change: write new per-paper files, then :meth:`commit` the manifest that names them."""
+    """One change: write new per-paper files, then :meth:`commit` the manifest that names them.
+    ``entries`` and ``faiss`` are the manifest's as the change began (after a commit, as it
+    committed them)."""
 
-    __slots__ = ("_written", "committed", "entries", "store")
+    __slots__ = ("_written", "committed", "entries", "faiss", "store")
 
-    def __init__(self, store: Store, entries: dict[str, Entry]) -> None:
+    def __init__(
+        self, store: Store, entries: dict[str, Entry], faiss: FaissListing | None = None
+    ) -> None:
         self.store = store
         self.entries = entries
+        self.faiss = faiss
         self.committed = False
         self._written: list[Path] = []
 
@@ -376,17 +435,29 @@ class Transaction:
             stored[role] = StoredFile(name, written.size, written.sha256)
         return stored
 
-    def commit(self, entries: Mapping[str, Entry]) -> None:
-        """Replace the manifest with one listing ``entries``, in one atomic rename."""
+    def write_faiss(self, content: bytes) -> StoredFile:
+        """Write the library's FAISS file under a new name and flush it to the disk; the
+        manifest does not name it until :meth:`commit`."""
+        name = f"library.{secrets.token_hex(8)}.vectors.faiss"
+        file = self.store.path / DATA / name
+        self._written.append(file)
+        written = write_new_file(file, _filler(content))
+        return StoredFile(name, written.size, written.sha256)
+
+    def commit(self, entries: Mapping[str, Entry], faiss: FaissListing | None = None) -> None:
+        """Replace the manifest with one listing ``entries`` (and ``faiss``, the library's
+        FAISS file, when it keeps one), in one atomic rename."""
         try:
             fsync_directory(self.store.path / DATA)
         except OSError as exc:
             raise WriteError(self.store.path / DATA, exc) from None
-        body = {
+        body: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "papers": {key: _row(entry) for key, entry in entries.items()},
         }
+        if faiss is not None:
+            body["faiss"] = _faiss_row(faiss)
         data = json.dumps(body, indent=1, ensure_ascii=False).encode("utf-8")
         try:
             write_bytes_atomic(self.store.manifest, data)
@@ -395,14 +466,15 @@ class Transaction:
             # then the new manifest names the new files, and they must stay.
             with suppress(OSError):
                 if self.store.manifest.read_bytes() == data:
-                    self._took(entries)
+                    self._took(entries, faiss)
             raise
-        self._took(entries)
+        self._took(entries, faiss)
         with suppress(OSError):  # committed already: the copy only helps a later repair
             write_bytes_atomic(self.store.path / COPY, data)
 
-    def _took(self, entries: Mapping[str, Entry]) -> None:
+    def _took(self, entries: Mapping[str, Entry], faiss: FaissListing | None) -> None:
         self.entries = dict(entries)
+        self.faiss = faiss
         self.committed = True
 
     def discard(self) -> None:
@@ -418,14 +490,21 @@ def _filler(content: bytes) -> Callable[[Sink], None]:
     return fill
 
 
-def _remove_stale(path: Path, entries: Mapping[str, Entry]) -> None:
+def _remove_stale(
+    path: Path, entries: Mapping[str, Entry], faiss: FaissListing | None = None
+) -> None:
     """Remove per-paper files no paper names (replaced, removed, or left by a change that was
-    killed) and temporary manifests left by a killed commit. Best effort: the change is
-    committed already, and a file left here is ignored and removed next time."""
+    killed), FAISS files the manifest does not name, and temporary manifests left by a killed
+    commit. Best effort: the change is committed already, and a file left here is ignored and
+    removed next time."""
     keep = {stored.name for entry in entries.values() for stored in entry.files.values()}
+    if faiss is not None and faiss.file is not None:
+        keep.add(faiss.file.name)
     with suppress(OSError):
         for file in (path / DATA).iterdir():
-            if file.name not in keep and _DATA_FILE.fullmatch(file.name):
+            if file.name in keep:
+                continue
+            if _DATA_FILE.fullmatch(file.name) or _FAISS_FILE.fullmatch(file.name):
                 with suppress(OSError):
                     file.unlink()
     temporary = re.compile(rf"\.{re.escape(MANIFEST)}\..+\.tmp")
@@ -451,6 +530,7 @@ def _row(entry: Entry) -> dict[str, Any]:
         "markers": entry.markers,
         "chunking": dict(entry.chunking),
         "vectors_by": entry.vectors_by,
+        "source": entry.source,
         "files": {
             role: {"name": s.name, "size": s.size, "sha256": s.sha256}
             for role, s in entry.files.items()
@@ -484,7 +564,39 @@ def _entry(key: str, row: Mapping[str, Any]) -> Entry:
         bool(row.get("markers", False)),
         dict(row.get("chunking", {})),
         _optional(row.get("vectors_by")),
+        _optional(row.get("source")),
     )
+
+
+def _faiss_row(listing: FaissListing) -> dict[str, Any]:
+    file = listing.file
+    return {
+        "file": None
+        if file is None
+        else {"name": file.name, "size": file.size, "sha256": file.sha256},
+        "embedder": listing.embedder,
+        "held": [list(row) for row in listing.held],
+    }
+
+
+def _faiss_listing(row: object) -> FaissListing | None:
+    """The FAISS file's listing in a manifest (``None``: none listed); raises ``ValueError`` or
+    ``TypeError`` on a malformed one."""
+    if row is None:
+        return None
+    if not isinstance(row, Mapping):
+        raise TypeError(f"not an object: {row!r}")
+    file = None
+    listed = row.get("file")
+    if listed is not None:
+        name = listed["name"]
+        if not isinstance(name, str) or not _FAISS_FILE.fullmatch(name):
+            raise ValueError(f"a file name that is no FAISS file of the library: {name!r}")
+        file = StoredFile(name, int(listed["size"]), str(listed["sha256"]))
+    held = tuple((str(key), str(name), int(rows)) for key, name, rows in row.get("held", ()))
+    if any(not _DATA_FILE.fullmatch(name) for _, name, _ in held):
+        raise ValueError("the FAISS file is listed as holding a file that is no vectors file")
+    return FaissListing(file, _optional(row.get("embedder")), held)
 
 
 def _optional(value: object) -> str | None:

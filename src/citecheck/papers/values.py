@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BibliographyImport", "PaperChunk", "PaperMetadata", "PaperPage"]
+__all__ = ["BibliographyImport", "PaperChunk", "PaperMetadata", "PaperPage", "Reindex"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,4 +86,32 @@ class BibliographyImport:
 
     keys: tuple[str, ...] = ()
     added: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Reindex:
+    """What :meth:`PaperLibrary.reindex <citecheck.papers.PaperLibrary.reindex>` did.
+
+    ``keys``: the papers whose chunks and vectors it rebuilt, in the library's order;
+    ``chunks``: how many chunks they have now; ``vectors_by``: the embedder that made their
+    vectors (``None``: the library has none, so they have no vectors until it is opened with
+    one); ``words``: how many chunks the word (BM25) index holds (0 without the ``bm25``
+    extra). With ``with_pages``, ``pages`` says where each paper's pages were read (``(key,
+    where)``: a file's path, or ``"its stored text"``), and ``replaced`` names the papers whose
+    file had changed since it was added (their text was read again from it, as ``add`` reads
+    it). ``skipped``: the bibliography entries without text, left as they are; ``faiss``: the
+    FAISS file written (``None``: the library keeps none); ``warnings``: one per paper whose
+    pages could not be read again (its stored pages kept) or that another change replaced
+    meanwhile (left as it is).
+    """
+
+    keys: tuple[str, ...] = ()
+    chunks: int = 0
+    vectors_by: str | None = None
+    words: int = 0
+    pages: tuple[tuple[str, str], ...] = ()
+    replaced: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()
+    faiss: str | None = None
     warnings: tuple[str, ...] = ()
