@@ -550,3 +550,38 @@ def test_the_console_examples_of_the_papers_page_print_what_it_says(
         assert len(printed) == len(said), (command, printed)
         for expected, line in zip(said, printed, strict=True):
             assert _said(expected, line), (command, expected, line)
+
+
+# -- a claim that carries its own citation ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "checked"),
+    [
+        ("@stoker2022 found that managers delegate more.", "found that managers delegate more."),
+        ("Managers delegate more [@stoker2022, p. 2].", "Managers delegate more."),
+        ("Managers delegate more (@stoker2022 [p. 2]).", "Managers delegate more."),
+        ("As @stoker2022b shows, they do.", "As @stoker2022b shows, they do."),  # another key
+        ("Write to me@stoker2022.org.", "Write to me@stoker2022.org."),  # no citation
+    ],
+)
+def test_a_claim_is_checked_without_the_citation_of_its_own_paper(
+    written: str, checked: str
+) -> None:
+    from citecheck.papers.validation import without_own_citation
+
+    assert without_own_citation(written, "stoker2022") == checked
+
+
+def test_validate_reads_a_claim_written_with_its_key_as_the_claim_alone(
+    hashed: PaperLibrary,
+) -> None:
+    """The seed's "@stoker2022 toont aan dat …": the key is the citation, not a name the paper
+    must give (before: contradicted, "the claim names 'stoker2022'")."""
+    pytest.importorskip("bm25s")
+    claim = "managers perceive that they delegate more when their employees work from home"
+    alone = hashed.validate("stoker2022", claim)
+    keyed = hashed.validate("stoker2022", f"@stoker2022 found that {claim}")
+    assert keyed.status is alone.status
+    assert keyed.details["support"] == alone.details["support"]
+    assert "stoker2022'" not in keyed.reason.replace("in 'stoker2022'", "")

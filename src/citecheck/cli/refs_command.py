@@ -55,10 +55,11 @@ def add(commands: Any) -> None:
     coverage = refs.add_parser(
         "coverage",
         help="list what was parsed, what could not be read, and strings that look like "
-        "references but were not parsed",
+        "references but were not parsed, with the pattern that would read each kind",
     )
     coverage.add_argument("file", type=Path, help="a text file ('-' reads stdin)")
     common(coverage, against=False)
+    coverage.add_argument("--json", action="store_true", help="the report as JSON")
     evaluate = refs.add_parser("eval", help="evaluate a golden dataset (JSON Lines)")
     evaluate.add_argument("golden", type=Path, help="one JSON object per line with an answer")
     common(evaluate)
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         scheme = scheme_named(args.scheme)
         if args.refs_command == "coverage":
-            _coverage(ReferenceExtractor(scheme), read_text(args.file))
+            _coverage(ReferenceExtractor(scheme), read_text(args.file), as_json=args.json)
             return 0
         policies = dict(DEFAULT_POLICIES)
         for item in getattr(args, "policy", ()):
@@ -161,43 +162,22 @@ def _log_path(golden: Path, output: Path | None) -> Path:
     with ``-o``, else in the current folder; never beside the dataset, whose folder may be
     read-only or shared."""
     name = f"{golden.stem}.log.jsonl"
-    return (output.parent if output is not None else Path.cwd()) / name
+    return output.parent / name if output is not None else Path(name)  # as the user reads it
 
 
-def _coverage(extractor: ReferenceExtractor, text: str) -> None:
+def _coverage(extractor: ReferenceExtractor, text: str, *, as_json: bool = False) -> None:
     """What the scheme's patterns read in ``text`` (each mention and its references), what
-    they could not read for sure, the names that are not books, and the look-alikes missed."""
-    from bisect import bisect_right
+    they could not read for sure, the names that are not books, the look-alikes missed, and
+    the pattern that would read each kind of them."""
+    import json
 
-    from citecheck.documents.structure import find_line_starts
+    from citecheck.references import Coverage
 
-    mentions = extractor.extract(text)[0]
-    scheme = extractor.scheme
-    line_starts = find_line_starts(text)
-
-    def line(start: int) -> int:
-        return bisect_right(line_starts, start)  # counting newlines per mention was quadratic
-
-    count = sum(len(m.references) for m in mentions if not m.doubt)
-    print(f"{count} references parsed in {len(mentions)} mentions")
-    for mention in mentions:
-        if mention.doubt is None:
-            read = ", ".join(r.canonical for r in mention.references)
-            print(f"  line {line(mention.span.start)}: {' '.join(mention.raw.split())} -> {read}")
-    doubts = [m for m in mentions if m.doubt is not None]
-    if doubts:
-        print(f"{len(doubts)} could not be read:")
-        for mention in doubts:
-            print(f"  line {line(mention.span.start)}: {mention.raw}: {mention.doubt}")
-    unknown = sorted(
-        {r.book for m in mentions if m.doubt is None for r in m.references if not r.known}
-    )
-    if unknown:
-        print(f"names that are not {scheme.levels[0]}s: {', '.join(unknown)}")
-    missed = extractor.lookalikes(text, mentions)
-    print(f"{len(missed)} look like references but were not parsed:")
-    for item in missed:
-        print(f"  line {item.line}: {item.text}")
+    coverage = Coverage.of(extractor, text)
+    if as_json:
+        print(json.dumps(coverage.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(coverage.to_text())
 
 
 def _reference_texts(path: Path | None) -> dict[str, str] | None:

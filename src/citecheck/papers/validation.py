@@ -236,6 +236,20 @@ def cite(library: PaperLibrary, key: str, text: str, k: int = 3) -> list[Quote]:
     return quotes
 
 
+def without_own_citation(claim: str, key: str) -> str:
+    """``claim`` without the citations of ``key`` it carries itself: a claim written as a
+    draft writes it ("@stoker2022 found that …", "… [@stoker2022, p. 2]") cites its paper;
+    the key is not a name the paper must give. Other keys stay: they are words of the claim."""
+    own = re.compile(
+        rf"\[\s*-?@{re.escape(key)}(?![\w:.#$%&+?<>~/-]*\w)[^\]]*\]"
+        rf"|(?<![\w@])-?@{re.escape(key)}(?![\w:.#$%&+?<>~/-]*\w)(?:\s*\[[^\]@]*\])?"
+    )
+    if not own.search(claim):
+        return claim
+    left = re.sub(r"\(\s*\)", " ", own.sub(" ", claim))  # "(@key)" leaves no "()"
+    return re.sub(r"\s+([.,;:!?])", r"\1", " ".join(left.split()))
+
+
 def validate(
     library: PaperLibrary,
     key: str,
@@ -253,6 +267,7 @@ def validate(
     needed), off (``False``: BM25 alone) or as the library's search option says (``None``);
     ``matches``: name the best passage by BM25 and by vector in ``details["matches"]``."""
     mode = _mode(library, semantic)
+    claim = without_own_citation(claim, key)
     pages_cited = (page, page) if isinstance(page, int) else page
     written = None if pages_cited is None else pages_label(*pages_cited)
     citation = citation or Citation(

@@ -9,6 +9,7 @@ dataset.
 from citecheck.references.bible import PythonBibleCatalog
 from citecheck.references.builtin import bible, valmiki_ramayana
 from citecheck.references.catalogs import Presence, StructureMap
+from citecheck.references.coverage import Coverage, LookalikeGroup, group_lookalikes
 from citecheck.references.evaluate import Evaluation, ItemOutcome, evaluate_dataset, read_jsonl
 from citecheck.references.finder import Lookalike, Mention, ReferenceExtractor
 from citecheck.references.index_catalog import IndexCatalog
@@ -33,10 +34,12 @@ from citecheck.references.verify import (
 __all__ = [
     "DEFAULT_POLICIES",
     "Book",
+    "Coverage",
     "Evaluation",
     "IndexCatalog",
     "ItemOutcome",
     "Lookalike",
+    "LookalikeGroup",
     "Mention",
     "Policy",
     "Presence",
@@ -52,6 +55,7 @@ __all__ = [
     "bible",
     "evaluate_dataset",
     "fold",
+    "group_lookalikes",
     "load_valmiki_shlokas",
     "name_key",
     "read_jsonl",

@@ -26,7 +26,9 @@ _KANDAS = (
 
 
 def valmiki_ramayana() -> ReferenceScheme:
-    """Kanda / sarga / shloka: ``Bala 1.1``, ``[Sundara Kanda 15.30]``, ``Ayodhya 2.3.5``."""
+    """Kanda / sarga / shloka: ``Bala 1.1``, ``[Sundara Kanda 15.30]``, ``Ayodhya 2.3.5``; a
+    kanda is cited by its number too (``Kanda 2, Sarga 3, Shloka 4``, ``(2.3.4)``), as the
+    data numbers every shloka kanda-sarga-shloka (``॥२-३-४॥``)."""
     return ReferenceScheme(
         name="valmiki_ramayana",
         title="Valmiki Ramayana",
@@ -43,6 +45,7 @@ def valmiki_ramayana() -> ReferenceScheme:
         },
         work_names=("Ramayana", "Ramayanam", "Valmiki Ramayana", "VR"),
         ambiguous={"AK": ("Ayodhya", "Aranya")},
+        numbered_top=True,
     )
 
 

@@ -9,6 +9,19 @@ the whole work with a numbered top level (``Ramayana 5.15.30``). A name the sche
 know is taken as a reference, to fail, only where the writer clearly meant one: inside
 brackets (``[Mahabharata 1.1]``) or before the top level's word (``Xyz Kanda 1.1``). Everything
 else that merely looks like a reference is left for :meth:`ReferenceExtractor.lookalikes`.
+Level words never make a name (``[Sarga 3]`` cites no book called Sarga).
+
+Where the scheme numbers its top level (:attr:`~ReferenceScheme.numbered_top`: the Valmiki
+Ramayana), the top level's word and a number name that book (``Kanda 2, Sarga 3, Shloka 4``,
+``[Kanda 2 Sarga 3 Shloka 4]``, ``Kanda 2.3.4``; ``Bala Kanda 2, Sarga 3`` is a contradiction,
+reported), and a bracket that holds nothing but a full reference's numbers is a reference
+(``(1.1.4)``, ``[2.3.4]``, with ranges and lists: ``(1.1.4-6)``). Numbers alone are read only
+so: joined by the scheme's own separators (not ``:``: ``(1:30:45)`` is a time), each of one to
+three digits with no zero and no leading zero (``(2.3.2024)`` is a date, ``(1.0.4)`` a
+version), filling their bracket (``(version 1.1.4)``; not a link's label, ``[1.1.4](…)``; not an
+index, ``a[1.1.4]``), and not after a word such as ``version`` or ``section``. A decimal or a
+pair (``3.14``, ``(2.3)``) names no top level and is never read; outside brackets numbers alone
+are prose (``version 1.1.4``, ``on 2.3.2024``).
 
 Ranges expand (``2.3-5`` is 2.3, 2.4, 2.5; ``John 3-4`` two chapters); a range across a chapter
 (``29:32-30:10``) or a book (``Genesis 50:3 - Exodus 1:14``) is checked at its two ends, and
@@ -69,6 +82,24 @@ _NOT_NAMES = frozenset(
     ).split()
 )
 """Words that precede numbers in ordinary prose (``(Table 2.3)``): never an unknown book."""
+_PROSE = frozenset(
+    fold(word)
+    for word in (
+        "the a an in of see cf and or at from to per as by on with its this that which also "
+        "about e.g. i.e. ca circa approx approximately around nearly over under"
+    ).split()
+)
+"""Words of prose that start no name: before the top level's word (``in Kanda 2.3.4``), or
+first in a bracket (``(see 2.3.4)``, ``(see Xyz 1.1)`` names Xyz)."""
+_NOT_BEFORE_BARE = _NOT_NAMES | frozenset(
+    fold(word)
+    for word in "release build patch revision rev ver edition ed update sections pages".split()
+)
+"""Words after which a bracket of bare numbers is prose: ``version (1.1.4)``, ``(see) section
+(2.3.4)``."""
+_BARE_DIGITS = 3
+"""A bracket of bare numbers (``(1.1.4)``) is read only when every number has at most this many
+digits, no leading zero and no zero: ``(2.3.2024)`` is a date, ``(1.0.4)`` a version."""
 _CLOSERS = frozenset("])")
 _OPENERS = frozenset("[(")
 _DASH_CLASS = DASHES.replace("-", "\\-")
@@ -205,9 +236,20 @@ class ReferenceExtractor:
         long_form = parts[0] + "".join(rf"(?:[ \t]*,?[ \t]*{part})?" for part in parts[1:])
         self._long = re.compile(rf"(?i:{long_form})(?!{joiner}?\d)")
         self._works = frozenset(fold(name) for name in scheme.work_names)
-        self._top_words = frozenset(
-            fold(w) for w in (scheme.levels[0], *scheme.level_words.get(scheme.levels[0], ()))
+        top_words = (scheme.levels[0], *scheme.level_words.get(scheme.levels[0], ()))
+        self._top_words = frozenset(fold(w) for w in top_words)
+        self._lower_words = frozenset(
+            fold(w)
+            for level in scheme.levels[1:]
+            for w in (level, *scheme.level_words.get(level, ()))
         )
+        self._top_number: re.Pattern[str] | None = None
+        if scheme.numbered_top:  # ``Kanda 2`` names kanda 2, and looks like a reference
+            top_alternatives = "|".join(
+                re.escape(w) for w in sorted(top_words, key=len, reverse=True)
+            )
+            self._top_number = re.compile(rf"(?<![\w'’\-])(?i:{top_alternatives})\.?[ \t]*(\d+)\Z")
+            words.append(top_alternatives)
         self._lookalikes = re.compile(
             rf"[\[(][^\[\]()\n]{{0,60}}?\d+{_LOOKALIKE_JOINERS}\d+[^\[\]()\n]{{0,30}}?[\])]"
             # a word starts where no word, hyphen or apostrophe stands before it, and is taken
@@ -344,6 +386,9 @@ class ReferenceExtractor:
             if next_taken < len(taken) and taken[next_taken].start <= match.start():
                 continue
             name = self._name_before(text, match.start())
+            bare = name is None and self._bare_start(text, match)
+            if bare:
+                name = _Name(match.start(), match.start())  # the work's: its first number's book
             if name is None:
                 continue
             read = self._read_numbers(text, name, match)
@@ -351,6 +396,8 @@ class ReferenceExtractor:
                 continue
             mention_end, parts = read
             span = Span(name.start, mention_end)
+            if bare and not self._bare_end(text, span):
+                continue
             unknown = name.book is None and name.written is not None and not name.candidates
             if unknown and not self._unknown_allowed(text, span):
                 continue
@@ -360,6 +407,43 @@ class ReferenceExtractor:
                 yield self._impossible(text, span, name, (), problem), []
                 continue
             yield self._mention(text, span, parts)
+
+    def _bare_start(self, text: str, match: re.Match[str]) -> bool:
+        """Whether the tail ``match`` may start a reference of numbers alone (``(1.1.4)``,
+        ``[2.3.4]``): the scheme numbers its top level, the tail stands first in a bracket
+        that no word touches and no prose word (``version (1.1.4)``) precedes, and it is a full
+        reference's numbers joined by the scheme's separators, each of one to three digits
+        with no leading zero and no zero. A version (``1.0.4``), a date (``2.3.2024``), a
+        time (``1:30:45``) or a decimal (``3.14``) is never read so."""
+        scheme = self.scheme
+        if not scheme.numbered_top or match.group("minus"):
+            return False
+        opening = _space_before(text, match.start()) - 1
+        if opening < 0 or text[opening] not in _OPENERS:
+            return False
+        if opening and (text[opening - 1].isalnum() or text[opening - 1] in "_!"):
+            return False  # an index (``a[1.1.4]``), an image's label (``![1.1.4]``)
+        before = text[max(0, opening - _NAME_REACH) : opening].split()
+        if before and fold(before[-1]) in _NOT_BEFORE_BARE:
+            return False
+        numbers = re.findall(r"\d+", match.group("tail"))
+        joiners = re.findall(r"[^\d \t]", match.group("tail"))
+        return (
+            len(numbers) == scheme.depth + 1
+            and all(joiner in scheme.separators for joiner in joiners)
+            and all(_bare_number(number) for number in numbers)
+        )
+
+    def _bare_end(self, text: str, span: Span) -> bool:
+        """Whether a reference of numbers alone at ``span`` fills its bracket: the bracket
+        closes right after it, with no link after it (``[1.1.4](…)``, ``[1.1.4]: …``), and every
+        number of its ranges and lists is a small one (see :meth:`_bare_start`)."""
+        opening = text[_space_before(text, span.start) - 1]
+        after = _skip_space(text, span.end)
+        closer = {"[": "]", "(": ")"}[opening]
+        if text[after : after + 1] != closer or text[after + 1 : after + 2] in {"(", ":"}:
+            return False
+        return all(_bare_number(n) for n in re.findall(r"\d+", text[span.start : span.end]))
 
     def _read_numbers(
         self, text: str, name: _Name, match: re.Match[str]
@@ -424,11 +508,22 @@ class ReferenceExtractor:
                 return _Name(first.start(), name_end)
         if not words:
             return None
+        if fold(words[-1].group()) in self._top_words and (
+            len(words) == 1 or _prose(words[-2].group())
+        ):
+            # The top level's word without a name (``Kanda 2.3.4``, ``in Kanda 2.3.4``): the
+            # number after it is the book's where the scheme numbers them, else nothing is named.
+            return _Name(words[-1].start(), words[-1].end()) if scheme.numbered_top else None
+        if any(fold(word.group()) in self._lower_words for word in words):
+            return None  # level words (``[Sarga 3``, ``Kanda 2 Sarga 3 Shloka``) name no book
         # An unknown name: the words from an opening bracket, or before the top level's word.
         opening = text[max(line_start, words[0].start() - 2) : words[0].start()].strip(" \t")
         if opening[-1:] in _OPENERS:
-            name = text[words[0].start() : words[-1].end()].rstrip(".")
-            if fold(words[0].group()) not in _NOT_NAMES and any(ch.isalpha() for ch in name):
+            named = list(words)
+            while named and fold(named[0].group()) in _PROSE:  # ``(see 2.3.4)``: no name
+                named.pop(0)
+            name = text[named[0].start() : named[-1].end()].rstrip(".") if named else ""
+            if name and fold(named[0].group()) not in _NOT_NAMES and any(map(str.isalpha, name)):
                 return _Name(words[0].start(), words[-1].end(), written=name)
         if (
             len(words) >= 2
@@ -570,12 +665,41 @@ class ReferenceExtractor:
                 prefix_end -= 1
             if prefix_end == match.start():
                 continue
+            numbers = [g for g in match.groups() if g is not None]
+            top = None
+            if self._top_number is not None:
+                top = self._top_number.search(text, max(0, prefix_end - _NAME_REACH), prefix_end)
+            if top is not None:
+                yield self._numbered_long_form(text, top, numbers, match.end())
+                continue
             name = self._name_before(text, prefix_end, adjacent=True)
             if name is None or name.book is None:
                 continue  # the long form names a known book: it is too wordy to guess at
-            numbers = [g for g in match.groups() if g is not None]
             read = _Read([_Part(name, numbers)])
             yield self._mention(text, Span(name.start, match.end()), read)
+
+    def _numbered_long_form(
+        self, text: str, top: re.Match[str], numbers: list[str], end: int
+    ) -> tuple[Mention, list[str]]:
+        """A long form whose top level is given by number (``Kanda 2, Sarga 3, Shloka 4``,
+        ``top`` the ``Kanda 2``), after the book's name or not (``Sundara Kanda 5, Sarga 15``):
+        a name that is not the number's book (``Bala Kanda 2, Sarga 3``) makes it a problem,
+        never a reading of one of them."""
+        number = top.group(1)
+        before = self._name_before(text, top.start())
+        book = before.book if before is not None else None
+        if before is None or book is None:
+            work = _Name(top.start(), top.start())  # the top level by its number, as a work's
+            return self._mention(
+                text, Span(top.start(), end), _Read([_Part(work, [number, *numbers])])
+            )
+        span = Span(before.start, end)
+        name = _Name(before.start, top.end(), book=book, doubt=before.doubt)
+        if int(number) != book.number:
+            top_level = self.scheme.levels[0]
+            reason = f"{book.name} is {top_level} {book.number}, not {int(number)}"
+            return self._impossible(text, span, name, (), reason), []
+        return self._mention(text, span, _Read([_Part(name, numbers)]))
 
     # -- the outside parser (pythonbible for the Bible) -----------------------------------
 
@@ -898,6 +1022,18 @@ class ReferenceExtractor:
         return [scheme.reference(book, (*prefix, n)) for n in range(start[-1], end[-1] + 1)], None
 
 
+def _prose(word: str) -> bool:
+    """A word of prose before the top level's word, not a name: a function word, or one
+    written in lower case (names of books are capitalised: ``Xyz Kanda`` names one)."""
+    return fold(word) in _PROSE or word[:1].islower()
+
+
+def _bare_number(number: str) -> bool:
+    """A number that may stand in a reference of numbers alone: one to three digits, no
+    leading zero, no zero."""
+    return len(number) <= _BARE_DIGITS and not number.startswith("0")
+
+
 def _is_work(name: _Name) -> bool:
     return name.book is None and name.written is None and not name.candidates
 
@@ -935,6 +1071,13 @@ def _unread_numbers(
 def _skip_space(text: str, position: int) -> int:
     while position < len(text) and text[position] in " \t\n":
         position += 1
+    return position
+
+
+def _space_before(text: str, position: int) -> int:
+    """Where the spaces and tabs right before ``position`` start."""
+    while position and text[position - 1] in " \t":
+        position -= 1
     return position
 
 

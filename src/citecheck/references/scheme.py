@@ -145,6 +145,13 @@ class ReferenceScheme:
     to one of them silently; it is reported unchecked, unless its numbers name the book
     (``AK 2.5.3`` is Ayodhya, kanda 2). ``parser`` names an outside parser read first where it
     is installed (:data:`PARSERS`: ``"pythonbible"`` for the Bible).
+
+    ``numbered_top`` says readers cite the top level by its number alone, as the Valmiki
+    Ramayana's data numbers every shloka kanda-sarga-shloka: the top level's word before a
+    number names that book (``Kanda 2, Sarga 3, Shloka 4``, ``Kanda 2.3.4``: kanda 2), and a
+    bracket that holds nothing but a full reference's numbers, top first, joined by the scheme's
+    ``separators`` (``(1.1.4)``, ``[2.3.4]``), is a reference (see
+    :class:`~citecheck.references.ReferenceExtractor` for what is not: versions, dates).
     """
 
     name: str
@@ -156,6 +163,7 @@ class ReferenceScheme:
     work_names: tuple[str, ...] = ()
     ambiguous: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     parser: str | None = None
+    numbered_top: bool = False
     _by_folded: Mapping[str, Book] = field(init=False, repr=False, compare=False)
     _ambiguous: Mapping[str, tuple[Book, ...]] = field(init=False, repr=False, compare=False)
 
@@ -176,7 +184,8 @@ class ReferenceScheme:
             raise ConfigError(f"scheme {self.name!r}: parser must be one of {PARSERS} or None")
         by_folded: dict[str, Book] = {}
         for book in self.books:
-            for name in self._keys(book.name, str(book.number), *book.aliases):
+            keys = self._keys(book.name, str(book.number), *book.aliases) | self._numbered(book)
+            for name in keys:
                 other = by_folded.setdefault(name, book)
                 if other is not book:
                     raise ConfigError(
@@ -214,6 +223,17 @@ class ReferenceScheme:
         keys = {name_key(name) for name in names}
         keys |= {key + word for key in keys if not key.isdigit() for word in top_words}
         return keys - {""}
+
+    def _numbered(self, book: Book) -> set[str]:
+        """The keys of ``book`` by the top level's word and its number (``kanda2``), alone or
+        after one of its names (``balakanda1``), for a scheme whose readers cite the top level
+        by number; none for another."""
+        if not self.numbered_top:
+            return set()
+        top = self.levels[0]
+        words = {fold(word) for word in (top, *self.level_words.get(top, ()))}
+        named = {k for k in self._keys(book.name, *book.aliases) if k.endswith(tuple(words))}
+        return {key + str(book.number) for key in words | named}
 
     @property
     def depth(self) -> int:
