@@ -8,6 +8,7 @@ import json
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from hypothesis import given, settings
@@ -16,10 +17,10 @@ from hypothesis import strategies as st
 pytest.importorskip("bm25s")
 
 import citecheck
-from citecheck import Document, Status
+from citecheck import ConfigError, Document, Status
 from citecheck.language.text import WORD, sentence_spans
 from citecheck.matchers import bm25
-from citecheck.matchers.alignment import Alignment
+from citecheck.matchers.alignment import Alignment, snap_to_boundaries
 from citecheck.matchers.bm25 import BM25Matcher
 from citecheck.quotes import QuoteLocator
 
@@ -294,3 +295,41 @@ def test_locator_results_are_the_same_as_with_the_old_count(
     monkeypatch.setattr(bm25, "_sliding_words", _old_sliding_words)
     assert rows() == new
     assert {status for status, *_ in new} >= {Status.VERIFIED, Status.PARTIAL}
+
+
+# -- the seed's snap_to_boundaries ---------------------------------------------------------------
+
+
+@given(
+    st.text(alphabet=st.sampled_from(list("ab .,!?\n'")), max_size=60),
+    st.integers(0, 60),
+    st.integers(0, 60),
+    st.sampled_from(["word", "sentence"]),
+)
+@settings(max_examples=300, deadline=None)
+def test_snapping_only_grows_a_span_to_boundaries(
+    text: str, first: int, second: int, snap_to: Literal["word", "sentence"]
+) -> None:
+    start, end = sorted((min(first, len(text)), min(second, len(text))))
+    low, high = snap_to_boundaries(text, start, end, snap_to)
+    assert 0 <= low <= start <= end <= high <= len(text)
+    words = snap_to_boundaries(text, start, end, "word")
+    for edge in (low, high):  # never inside a word
+        assert not (0 < edge < len(text) and text[edge - 1].isalnum() and text[edge].isalnum())
+    if snap_to == "sentence":
+        assert (low, high) == (words[0], words[1]) or any(
+            a == low or b == high for a, b in sentence_spans(text)
+        )
+
+
+def test_snapping_to_sentences_takes_each_sentence_it_touches_whole() -> None:
+    text = "First one here. The second sentence is long. Third."
+    assert snap_to_boundaries(text, 20, 25) == (20, 26)  # "second", whole
+    low, high = snap_to_boundaries(text, 20, 25, "sentence")
+    assert text[low:high] == "The second sentence is long."
+    low, high = snap_to_boundaries(text, 10, 20, "sentence")
+    assert text[low:high] == "First one here. The second sentence is long."
+    with pytest.raises(ConfigError, match="snap_to must be"):
+        snap_to_boundaries(text, 0, 1, "paragraph")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="is not a span"):
+        snap_to_boundaries(text, 5, 500)

@@ -8,9 +8,6 @@ rows are the known gaps, allowed here (the table is where they are kept, one a l
 
 - 000, TIP: PDF page numbers with OCR (missing: a scan without a text layer is refused).
 - 001, records: tuning the label bounds on a labelled validation set (missing).
-- 003, quotes: snapping to sentence boundaries (missing: words only).
-- 004, papers: a claim written with its own key, ``@stoker2022 toont aan …`` (missing: the
-  key is read as a name the passage lacks, which lowers the grade).
 
 The last tests hold promises of the seeds that no other test held.
 """

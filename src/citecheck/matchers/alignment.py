@@ -10,14 +10,15 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from citecheck.language.text import CJK, SIGNS
+from citecheck.errors import ConfigError
+from citecheck.language.text import CJK, SIGNS, sentence_spans
 
 if TYPE_CHECKING:
     from rapidfuzz.distance import ScoreAlignment
 
-__all__ = ["Alignment", "align", "is_word_char", "widen_to_words"]
+__all__ = ["Alignment", "align", "is_word_char", "snap_to_boundaries", "widen_to_words"]
 
 _EDGE_PROBE = 24  # characters compared when choosing where a passage starts and ends
 _PROBE = 64  # rapidfuzz aligns a needle this long in one bit-parallel pass
@@ -50,6 +51,27 @@ def widen_to_words(text: str, start: int, end: int) -> tuple[int, int]:
     while 0 < end < len(text) and _joins(text, end):
         end += 1
     return start, end
+
+
+def snap_to_boundaries(
+    text: str, start: int, end: int, snap_to: Literal["word", "sentence"] = "word"
+) -> tuple[int, int]:
+    """``[start, end)`` grown to the nearest boundaries of ``text``: of words (no word cut in
+    two: :func:`widen_to_words`) or of sentences (every sentence it touches whole, as
+    :func:`citecheck.language.text.sentence_spans` splits them, which also ends a sentence at a
+    blank line). It only ever grows, and offsets stay offsets into ``text``: the quote seed's
+    ``snap_to_boundaries(text, start, end, snap_to="word")``."""
+    if not 0 <= start <= end <= len(text):
+        raise ConfigError(f"[{start}, {end}) is not a span of a text of {len(text)} characters")
+    if snap_to == "word":
+        return widen_to_words(text, start, end)
+    if snap_to != "sentence":
+        raise ConfigError(f"snap_to must be 'word' or 'sentence', got {snap_to!r}")
+    low, high = widen_to_words(text, start, end)
+    for a, b in sentence_spans(text):
+        if a < max(high, low + 1) and low < b or a <= low < b:
+            low, high = min(low, a), max(high, b)
+    return low, high
 
 
 def _joins(text: str, position: int) -> bool:
