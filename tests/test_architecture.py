@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the foundation: errors, saving, configuration files, the registry, the contracts
     (
         "_version",
+        "_verbosity",
         "errors",
         "_atomic",
         "_identity_cache",

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Unpack, overload
 
 from citecheck import registry
+from citecheck._verbosity import verbose
 from citecheck.errors import (
     BackendError,
     CitecheckError,
@@ -472,19 +473,30 @@ def ray_record_results(
     return _on_ray(ray, records, settings, workers, start, block)
 
 
+_RAY_DATA_BARS = "ray.data._internal.progress"
+"""The logger of Ray Data's progress bars (it warns once that they are off)."""
+
+
 def _on_ray(
     ray: Any, records: Sequence[Any], settings: Any, workers: int, start: int, block: int
 ) -> Iterator[tuple[dict[str, Any], tuple[Result, ...]]]:
     from citecheck.records.validate import record_id, written_back
 
+    quiet = not verbose()  # --verbose: Ray's start-up, its workers' output and its bars
     started = not ray.is_initialized()
     if started:  # a cluster of our own: its start-up said only when something is wrong
-        ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
-    data_log = logging.getLogger("ray.data")
-    data_level = data_log.level
-    data_log.setLevel(logging.WARNING)  # no execution plan and progress lines on every run
+        if quiet:
+            ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+        else:
+            ray.init(include_dashboard=False)
+    context = ray.data.DataContext.get_current()
+    data_log, bars_log = logging.getLogger("ray.data"), logging.getLogger(_RAY_DATA_BARS)
+    before = data_log.level, bars_log.level, context.enable_progress_bars
+    if quiet:  # no execution plan and progress lines, no bars beside the command's own
+        data_log.setLevel(logging.WARNING)
+        bars_log.setLevel(logging.ERROR)  # nor the warning that the bars are off
+        context.enable_progress_bars = False
     try:
-        context = ray.data.DataContext.get_current()
         context.execution_options.preserve_order = True
         rows = [{"record": json.dumps(record)} for record in records[start:]]
         if not rows:
@@ -511,7 +523,9 @@ def _on_ray(
         except ray.exceptions.RayError as exc:
             raise BackendError(f"the Ray run failed after {index} records: {exc}") from exc
     finally:
-        data_log.setLevel(data_level)
+        data_log.setLevel(before[0])
+        bars_log.setLevel(before[1])
+        context.enable_progress_bars = before[2]
         if started:
             ray.shutdown()
 

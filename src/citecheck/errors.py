@@ -35,7 +35,9 @@ DISTRIBUTION = "pycitecheck"
 name and the distribution name differ."""
 
 __all__ = [
+    "CPU_TORCH_INDEX",
     "DISTRIBUTION",
+    "TORCH_EXTRAS",
     "BackendError",
     "CitationsFailed",
     "CitecheckError",
@@ -56,6 +58,14 @@ __all__ = [
     "WriteError",
     "install_hint",
 ]
+
+
+TORCH_EXTRAS = frozenset({"embeddings", "judges", "train", "all"})
+"""The extras that install PyTorch (sentence-transformers needs it): their install command takes
+torch from :data:`CPU_TORCH_INDEX`."""
+
+CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
+"""PyTorch's index of CPU builds."""
 
 
 class CitecheckError(Exception):
@@ -139,17 +149,21 @@ class MissingDependencyError(CitecheckError, ImportError):
 def install_hint(extra: str) -> str:
     """The command that installs ``extra`` where this citecheck came from: from the package
     index, ``pip install "pycitecheck[pdf]"``; from a folder (a clone, pip's record of where it
-    was installed from, PEP 610), ``pip install -c FOLDER/constraints.txt "FOLDER[pdf]"`` (the
-    constraints keep PyTorch to its CPU build), with the index's command after it."""
-    from_index = f'pip install "{DISTRIBUTION}[{extra}]"'
+    was installed from, PEP 610), ``pip install -c FOLDER/constraints.txt "FOLDER[pdf]"``, with
+    the index's command after it. An extra that needs PyTorch (:data:`TORCH_EXTRAS`) adds
+    PyTorch's CPU index: without it pip takes the newest torch on PyPI, on Linux the CUDA build
+    (several GB a CPU run never uses); the constraints pin the version whose CPU wheel it takes."""
+    cpu = f" --extra-index-url {CPU_TORCH_INDEX}" if extra in TORCH_EXTRAS else ""
+    note = "the extra index gives PyTorch's CPU build; leave it out for the CUDA build"
+    from_index = f'pip install "{DISTRIBUTION}[{extra}]"{cpu}'
     folder = _installed_from()
     if folder is None:
-        return from_index
+        return f"{from_index} ({note})" if cpu else from_index
     constraints = folder / "constraints.txt"
     pinned = f"-c {constraints} " if constraints.is_file() else ""
     return (
-        f'pip install {pinned}"{folder}[{extra}]" (the folder it was installed from; from the '
-        f"package index: {from_index})"
+        f'pip install {pinned}"{folder}[{extra}]"{cpu} (the folder it was installed from; from '
+        f"the package index: {from_index}{f'; {note}' if cpu else ''})"
     )
 
 

@@ -19,6 +19,11 @@ some failed, 2 on a usage or input error (a dataset line or record batch that ca
 all), 3 when nothing failed but something could not be checked; ``records`` exits 130 when
 interrupted, its finished records kept for ``--resume``.
 
+``--verbose``, before or after the command, lets the libraries citecheck runs show their own
+progress bars and logs (:mod:`citecheck._verbosity`: a PyTorch model loading, Ray starting),
+with their INFO logs on standard error; without it a command shows one progress bar of its own,
+on a terminal, and says which model it loads before the bar starts.
+
 A package with one module per command, each a thin reader of arguments over its door:
 ``add(commands)`` declares the command's arguments and ``run(args)`` runs it; :data:`COMMANDS`
 lists them, and :func:`main` runs the one the arguments name.
@@ -27,11 +32,13 @@ lists them, and :func:`main` runs the one the arguments name.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
-from collections.abc import Sequence
-from contextlib import suppress
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 
+from citecheck._verbosity import VERBOSE_VARIABLE, verbose
 from citecheck._version import __version__
 from citecheck.cli import (
     judges_command,
@@ -78,6 +85,12 @@ COMMANDS = (
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="citecheck", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="let the libraries citecheck runs show their own progress bars and logs (a "
+        "PyTorch model loading, Ray starting), quiet otherwise; also after the command",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
         command.add(commands)
@@ -117,6 +130,37 @@ def _drop_stdout() -> None:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    args = _parser().parse_args(argv)
-    status: int = args.run(args)
+    parser = _parser()
+    args, unknown = parser.parse_known_args(argv)  # --verbose after the command comes back here
+    stray = [word for word in unknown if word != "--verbose"]
+    if stray:
+        parser.error(f"unrecognized arguments: {' '.join(stray)}")
+    with _verbosity(args.verbose or len(stray) < len(unknown) or verbose()):
+        status: int = args.run(args)
     return status
+
+
+@contextmanager
+def _verbosity(on: bool) -> Iterator[None]:
+    """With ``--verbose`` (or ``CITECHECK_VERBOSE``) for the run: the variable set, so that the
+    libraries' own bars and logs come through (in Ray's workers too), and log records from INFO
+    up written to standard error; both as they were after the run."""
+    if not on:
+        yield
+        return
+    root = logging.getLogger()
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(name)s: %(levelname)s: %(message)s"))
+    level, before = root.level, os.environ.get(VERBOSE_VARIABLE)
+    os.environ[VERBOSE_VARIABLE] = "1"
+    root.addHandler(handler)
+    root.setLevel(min(level or logging.INFO, logging.INFO))
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+        if before is None:
+            os.environ.pop(VERBOSE_VARIABLE, None)
+        else:
+            os.environ[VERBOSE_VARIABLE] = before

@@ -1,6 +1,7 @@
 """What the commands share: the report options (``--format``, ``-o``, ``--json``) and how a
 report is written, the one exit status, reading a text or standard input, warnings, the
-progress bar, and a paper library opened with the ``--embedder`` asked for."""
+progress bar and what loads before it, and a paper library opened with the ``--embedder``
+asked for."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citecheck import registry
+from citecheck._verbosity import verbose
 from citecheck.documents.files import decode_text
 from citecheck.errors import CitecheckError
 
@@ -26,6 +28,7 @@ __all__ = [
     "EXIT_UNCHECKED",
     "INTERRUPTED",
     "STATUSES",
+    "announce",
     "cache_dir",
     "cache_options",
     "embedder_option",
@@ -144,6 +147,15 @@ def progress_bar(
             bar.update(now - bar.n)
 
         yield advance
+
+
+def announce(message: str, off: bool) -> None:
+    """Say ``citecheck: MESSAGE`` on standard error where the progress bar shows (a terminal,
+    without ``--no-progress``), or anywhere with ``--verbose``: what a command does before its
+    bar starts (``loading the embedding model all-MiniLM-L6-v2 ...``), since a model takes
+    seconds to load and a bar standing at 0 % says nothing of it."""
+    if verbose() or (not off and sys.stderr.isatty()):
+        print(f"citecheck: {message}", file=sys.stderr, flush=True)
 
 
 def embedder_option(command: argparse.ArgumentParser, default: str = "auto") -> None:

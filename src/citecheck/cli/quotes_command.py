@@ -12,6 +12,7 @@ from citecheck import registry
 from citecheck.cli.common import (
     EXIT_ERROR,
     STATUSES,
+    announce,
     emit,
     exit_status,
     output_options,
@@ -80,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
             )
         embedder = embedder_for(config)
         if embedder is not None:  # loaded now: a model that cannot load stops the run at once
+            announce(f"loading the embedding model {config.embedding_model} ...", args.no_progress)
             loaded(embedder)
         quotes = read_quotes(args.quotes)
         sources = load_paths(args.sources)

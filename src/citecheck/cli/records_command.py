@@ -13,6 +13,7 @@ from citecheck import registry
 from citecheck.cli.common import (
     EXIT_ERROR,
     INTERRUPTED,
+    announce,
     cache_options,
     exit_status,
     progress_bar,
@@ -21,6 +22,7 @@ from citecheck.errors import CitecheckError
 
 if TYPE_CHECKING:
     from citecheck.model import Result
+    from citecheck.protocols import Embedder
     from citecheck.records.record_files import Checkpoint
     from citecheck.records.validate import RecordConfig
 
@@ -138,8 +140,9 @@ def run(args: argparse.Namespace) -> int:
             start = 0
             if args.resume:
                 print(f"citecheck: no {checkpoint.path} to resume: from the start", file=sys.stderr)
+        embedder = _loaded_embedder(config, args)  # before the bar: it counts records only
         with progress_bar(len(records), "records", args.no_progress, start) as progress:
-            results = _record_results(records, config, args, progress, start)
+            results = _record_results(records, config, args, progress, start, embedder)
             checkpoint.begin()  # after the model loaded: a run that cannot start leaves no file
             for written, verdicts in results:
                 checkpoint.append(written, verdicts)
@@ -181,20 +184,47 @@ def _record_results(
     args: argparse.Namespace,
     progress: Callable[[int, int], None] | None,
     start: int,
+    embedder: Embedder | None,
 ) -> Iterator[tuple[dict[str, Any], tuple[Result, ...]]]:
-    """Each record's written-back copy and results, in order, from this process or Ray; what
-    can fail before the first record (a model that cannot load, a missing extra) fails now,
-    before the checkpoint is begun."""
+    """Each record's written-back copy and results, in order, from this process (with
+    ``embedder``, loaded) or Ray; what can fail before the first record (a missing extra, a
+    model that cannot load) fails now, before the checkpoint is begun."""
     from citecheck.records.validate import BLOCK_RECORDS, iter_record_results
 
     if args.engine == "local":
-        return iter_record_results(records, config=config, progress=progress, start=start)
+        return iter_record_results(
+            records, embedder=embedder, config=config, progress=progress, start=start
+        )
     from citecheck.batch import ray_record_results
 
     results = ray_record_results(
         records, config=config, workers=args.workers, start=start, block=BLOCK_RECORDS
     )
     return _counted(results, progress, start, len(records))
+
+
+def _loaded_embedder(config: RecordConfig, args: argparse.Namespace) -> Embedder | None:
+    """The embedding model of a run in this process, loaded now, before the progress bar
+    starts, and said on a terminal (``citecheck: loading the embedding model all-MiniLM-L6-v2
+    ...``): loading takes seconds, a bar at 0 % would say nothing of it. A missing extra is an
+    error before anything is said. ``None`` on Ray, whose workers load it (said too)."""
+    from citecheck.embedders.named import loaded, model_embedder
+
+    embedder = model_embedder(  # what records.validate.default_embedder loads, not loaded yet
+        config.model_name,
+        batch_size=config.batch_size,
+        device=config.device,
+        cache_dir=config.cache_dir,
+    )
+    if args.engine != "local":
+        announce(
+            f"starting Ray: its workers (at most {args.workers}) load the embedding model "
+            f"{config.model_name} ...",
+            args.no_progress,
+        )
+        return None
+    announce(f"loading the embedding model {config.model_name} ...", args.no_progress)
+    return loaded(embedder)
 
 
 def _counted(

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from os import PathLike
 from typing import Any
 
+from citecheck._verbosity import verbose
 from citecheck.embedders.cache import CachedEmbedder, CachedModelEmbedder, ModelCall
 from citecheck.embedders.onnx_minilm import MINILM_FOLD
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
@@ -39,7 +40,11 @@ def _model_path(name: str) -> str:
 @contextmanager
 def _quiet_loading() -> Iterator[None]:
     """transformers' "Loading weights" progress bar off while a model loads (it would cut into
-    citecheck's own bar and say nothing a user needs), as it was afterwards."""
+    citecheck's own bar and say nothing a user needs), as it was afterwards; left on with
+    ``--verbose`` (:mod:`citecheck._verbosity`)."""
+    if verbose():
+        yield
+        return
     try:
         from transformers.utils import logging as transformers_logging
     except ImportError:  # an install without transformers' logging module: nothing to quiet

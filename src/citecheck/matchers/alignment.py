@@ -69,7 +69,7 @@ def snap_to_boundaries(
         raise ConfigError(f"snap_to must be 'word' or 'sentence', got {snap_to!r}")
     low, high = widen_to_words(text, start, end)
     for a, b in sentence_spans(text):
-        if a < max(high, low + 1) and low < b or a <= low < b:
+        if a < max(high, low + 1) and low < b:  # touches it (an empty span: holds it)
             low, high = min(low, a), max(high, b)
     return low, high
 
