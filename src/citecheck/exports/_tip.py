@@ -41,20 +41,21 @@ if TYPE_CHECKING:
 
 __all__ = ["TIP", "TipFormat", "tip_citation", "to_tip"]
 
-_SHAPE: dict[Status, tuple[str, str]] = {
-    Status.VERIFIED: ("verified", "high"),
-    Status.UNCHECKED: ("unverified", "medium"),
-    Status.PARTIAL: ("unverified", "low"),
-    Status.WRONG_LOCATION: ("unverified", "low"),
-    Status.UNSUPPORTED: ("unverified", "low"),
-    Status.NOT_FOUND: ("failed", "low"),
-}
-
 
 def tip_citation(result: Result) -> dict[str, Any]:
-    """One result as a TIP citation object (see the module's table)."""
+    """One result as a TIP citation object (see the module's table): the confidence is the
+    result's own :attr:`~citecheck.Result.confidence_label`, where the protocol says a
+    ``failed`` citation's confidence ``low``."""
     citation = result.citation
-    verification, confidence = _SHAPE[result.status]
+    label = result.confidence_label
+    verification = (
+        "verified"
+        if result.status is Status.VERIFIED
+        else "failed"
+        if result.status is Status.NOT_FOUND
+        else "unverified"
+    )
+    confidence = "low" if label == "failed" else label
     best = result.evidence[0] if result.evidence else None
     return {
         "contextItemId": citation.source_id,
