@@ -7,7 +7,6 @@ keeps it, the tests that show it, and a note. A row whose note says **in progres
 rows are the known gaps, allowed here (the table is where they are kept, one a line):
 
 - 000, TIP: PDF page numbers with OCR (missing: a scan without a text layer is refused).
-- 001, records: tuning the label bounds on a labelled validation set (missing).
 
 The last tests hold promises of the seeds that no other test held.
 """

@@ -104,6 +104,25 @@ def add(commands: Any) -> None:
     records.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
+    records.add_argument(
+        "--tune",
+        metavar="FIELD",
+        help="instead of labelling: fit similarity_threshold on labelled records, each citation "
+        "carrying its truth in FIELD (true/false), and measure it on citations held out",
+    )
+    records.add_argument(
+        "--tuned",
+        type=Path,
+        metavar="FILE",
+        help="with --tune: write the tuned configuration (JSON) to FILE (default: print it)",
+    )
+    records.add_argument(
+        "--holdout",
+        type=float,
+        default=0.3,
+        metavar="F",
+        help="with --tune: the share of the citations held out to measure on (default 0.3)",
+    )
     cache_options(records, default="the config's cache_dir, else ")
     records.set_defaults(run=run)
 
@@ -115,6 +134,11 @@ def run(args: argparse.Namespace) -> int:
     from citecheck.records.validate import BLOCK_RECORDS
 
     checkpoint: Checkpoint | None = None
+    if args.tune is not None:
+        return _tune(args)
+    if args.tuned is not None:
+        print("citecheck: error: --tuned goes with --tune FIELD", file=sys.stderr)
+        return 2
     try:
         config, source, target = _records_files(args)
         if args.report is not None:  # a bad report name is said before any record is labelled
@@ -201,6 +225,33 @@ def _record_results(
         records, config=config, workers=args.workers, start=start, block=BLOCK_RECORDS
     )
     return _counted(results, progress, start, len(records))
+
+
+def _tune(args: argparse.Namespace) -> int:
+    """``--tune FIELD``: the tuned threshold and what it does on held-out citations, and the
+    tuned configuration, written whole to ``--tuned`` or printed."""
+    import json
+
+    from citecheck._atomic import write_text_atomic
+    from citecheck.records.record_files import read_records
+    from citecheck.records.tuning import tune_threshold
+
+    try:
+        config, source, _ = _records_files(args)
+        records = read_records(source)
+        announce(f"loading the embedding model {config.model_name} ...", args.no_progress)
+        tuning = tune_threshold(
+            records, gold_field=args.tune, holdout=args.holdout, config=_with_cache(config, args)
+        )
+        text = json.dumps(dict(tuning.config), indent=2) + "\n"
+        if args.tuned is not None:
+            write_text_atomic(args.tuned, text)
+    except (CitecheckError, OSError, UnicodeError) as exc:
+        print(f"citecheck: error: {exc}", file=sys.stderr)
+        return 2
+    print(tuning.to_text())
+    print(f"tuned configuration written to {args.tuned}" if args.tuned else text, end="\n")
+    return 0
 
 
 def _loaded_embedder(config: RecordConfig, args: argparse.Namespace) -> Embedder | None:
