@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citecheck import ConfigError, Document
+from citecheck import ConfigError, Document, Status, verify
 from citecheck.matchers import ExactMatcher, FuzzyMatcher
 from citecheck.matchers.alignment import align, widen_to_words
 from citecheck.model import Span
@@ -108,3 +108,51 @@ def test_a_long_quote_whose_ends_are_quoted_elsewhere_is_still_found_where_it_st
     found = align(quote, haystack)
     assert found is not None
     assert haystack[found.start : found.end] == real
+
+
+# -- the marks at a quote's ends (issue 35: "(EEC)" lost its bracket) --------------------------
+
+_MARKED_WORDS = [
+    "the",
+    "Council",
+    "(EEC)",
+    "signed",
+    "it.",
+    '"Northern',
+    'bandits".',
+    "(after",
+    "a",
+    "vote).",
+]
+
+
+@given(st.lists(st.sampled_from(_MARKED_WORDS), min_size=1, max_size=12), st.data())
+@settings(max_examples=200, deadline=None)
+def test_an_exact_piece_of_a_text_gets_its_own_span_marks_and_all(
+    words: list[str], data: st.DataObject
+) -> None:
+    """Any whole-word piece of a text, with the brackets, quotation marks and full stops at its
+    ends, is found by the exact and the fuzzy matcher with a span that is that piece: the marks
+    are matched without, then taken where the text has them."""
+    text = "Preface. " + " ".join(words) + " Afterword."
+    first = data.draw(st.integers(0, len(words) - 1))
+    last = data.draw(st.integers(first, len(words) - 1))
+    piece = " ".join(words[first : last + 1])
+    if not any(ch.isalnum() for ch in piece):
+        return
+    document = Document("d", text)
+    at = len("Preface. ") + len(" ".join(words[:first])) + (1 if first else 0)
+    for matcher in (ExactMatcher(), FuzzyMatcher()):
+        spans = {(e.start, e.end) for e in matcher.find(piece, document)}
+        if isinstance(matcher, ExactMatcher):
+            assert (at, at + len(piece)) in spans, (matcher.name, piece, text)
+        else:
+            assert all(text[a:b].strip() for a, b in spans)
+
+
+def test_a_quoted_excerpt_ending_in_a_bracket_keeps_it_through_the_verifier() -> None:
+    source = {"d": "It was signed by the Council (EEC). Then the end came."}
+    for excerpt in ("signed by the Council (EEC)", "signed by the Council (EEC).", "(EEC). Then"):
+        (result,) = verify(f'"{excerpt}" [[d]]', source).results
+        assert result.status is Status.VERIFIED
+        assert result.evidence[0].text == excerpt

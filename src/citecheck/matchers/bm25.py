@@ -28,7 +28,7 @@ from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.language.text import WORD, normalize
 from citecheck.matchers.alignment import Alignment, align, widen_to_words
 from citecheck.matchers.exact import ExactMatcher
-from citecheck.matchers.needle import needle, normalized_region
+from citecheck.matchers.needle import edge_marks, marked_span, needle, normalized_region
 from citecheck.matchers.windows import Window, auto_window_size, document_offsets, make_windows
 from citecheck.model import Evidence, Span
 from citecheck.thresholds import WORDS_VERIFIED
@@ -462,7 +462,7 @@ def with_marks(query: str, passage: Passage, within: Span | None = None) -> Pass
     is the query word for word, where its marks do not all stand, moves to another place in
     its document (in ``within``, when given) where the same words stand with more of them (a
     phrase may stand twice); the marks taken stay in ``within`` too."""
-    head, tail = _marks(query)
+    head, tail = edge_marks(query)
     if not head and not tail:
         return passage
     wanted = len(head) + len(tail)
@@ -481,47 +481,11 @@ def with_marks(query: str, passage: Passage, within: Span | None = None) -> Pass
     return marked
 
 
-def _marks(query: str) -> tuple[str, str]:
-    """The punctuation :func:`~citecheck.matchers.needle.needle` takes off the query's start
-    and end, normalised, without the spaces at its outer ends; an ellipsis (words left out, not
-    marks of the text) leaves its end without marks."""
-    normalized, target = normalize(query), needle(query)
-    if not target:
-        return "", ""
-    at = normalized.find(target)
-    head, tail = normalized[:at].lstrip(), normalized[at + len(target) :].rstrip()
-    return ("" if "..." in head else head), ("" if "..." in tail else tail)
-
-
 def _edged(passage: Passage, head: str, tail: str, bounds: tuple[int, int]) -> tuple[Passage, int]:
-    """``passage`` grown over the longest end of ``head`` that stands right before it and the
-    longest start of ``tail`` that stands right after it (in the normalised text, inside
-    ``bounds``, never ending on a space), and how many characters of the marks it took."""
-    normalized = passage.document.normalized
-    text = normalized.text
-    n_start, n_end = normalized.to_normalized(passage.start, passage.end)
-    before = next(
-        (
-            k
-            for k in range(len(head), 0, -1)
-            if not head[-k].isspace() and text.endswith(head[-k:], bounds[0], n_start)
-        ),
-        0,
-    )
-    after = next(
-        (
-            k
-            for k in range(len(tail), 0, -1)
-            if not tail[k - 1].isspace() and text.startswith(tail[:k], n_end, bounds[1])
-        ),
-        0,
-    )
-    if not before and not after:
-        return passage, 0
-    start = normalized.to_original(n_start - before, n_start)[0] if before else passage.start
-    end = normalized.to_original(n_end, n_end + after)[1] if after else passage.end
-    marked = replace(passage, start=min(start, passage.start), end=max(end, passage.end))
-    return marked, before + after
+    """``passage`` grown over the marks of :func:`~citecheck.matchers.needle.marked_span`, and
+    how many characters of them it took."""
+    start, end, took = marked_span(passage.document, passage.start, passage.end, head, tail, bounds)
+    return (replace(passage, start=start, end=end) if took else passage), took
 
 
 # -- the matcher -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from citecheck.documents import Document
 from citecheck.language.text import CJK
 from citecheck.matchers.alignment import is_word_char
-from citecheck.matchers.needle import needle, normalized_region
+from citecheck.matchers.needle import edge_marks, marked_span, needle, normalized_region
 from citecheck.matchers.word_index import WordIndex, could_hold, exact_starts, is_large
 from citecheck.model import Evidence, Span
 
@@ -21,7 +21,9 @@ class ExactMatcher:
     Normalisation absorbs case, whitespace, typographic quotes and dashes, soft hyphens and
     end-of-line hyphenation; nothing else is forgiven. A match must start and end on word
     boundaries, so ``cat`` does not match inside ``concatenate`` (nor ``t approve`` inside
-    ``didn't approve``). Scores are 1.0. In a long region only the places its rarest word
+    ``didn't approve``). The query is matched without the punctuation at its ends, and the
+    span then takes those marks where the text has them right there: ``(EEC)`` gets its closing
+    bracket. Scores are 1.0. In a long region only the places its rarest word
     stands are compared (see :mod:`citecheck.matchers.word_index`).
     """
 
@@ -43,11 +45,16 @@ class ExactMatcher:
             ]  # fmt: skip
         else:
             candidates = list(_occurrences(haystack, target, start, end))
+        head, tail = edge_marks(query)  # the marks at its ends, taken where the text has them
         found: list[Evidence] = []
         for position in candidates:
             stop = position + len(target)
             if _on_word_boundaries(haystack, position, stop):
                 orig_start, orig_end = normalized.to_original(position, stop)
+                if head or tail:
+                    orig_start, orig_end, _ = marked_span(
+                        document, orig_start, orig_end, head, tail, (start, end)
+                    )
                 found.append(document.evidence(orig_start, orig_end, 1.0, self.name))
         return found
 

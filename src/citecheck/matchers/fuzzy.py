@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from citecheck.documents import Document
 from citecheck.errors import ConfigError
 from citecheck.matchers.alignment import Alignment, align, widen_to_words
-from citecheck.matchers.needle import needle, normalized_region
+from citecheck.matchers.needle import edge_marks, marked_span, needle, normalized_region
 from citecheck.matchers.word_index import WordIndex, could_hold, is_large
 from citecheck.model import Evidence, Span
 from citecheck.thresholds import WORDS_VERIFIED
@@ -55,6 +55,11 @@ class FuzzyMatcher:
         normalized = document.normalized
         found, offset = best
         orig_start, orig_end = normalized.to_original(offset + found.start, offset + found.end)
+        head, tail = edge_marks(query)  # the marks at its ends, where the text has them
+        if head or tail:
+            orig_start, orig_end, _ = marked_span(
+                document, orig_start, orig_end, head, tail, (start, end)
+            )
         similarity = round(found.score, 4)
         return [
             document.evidence(orig_start, orig_end, similarity, self.name, {"fuzzy": similarity})
