@@ -13,7 +13,7 @@ import pytest
 
 from citecheck.cli import main
 from citecheck.errors import ConfigError, InputError
-from citecheck.records.tuning import _best_threshold, tune_threshold
+from citecheck.records.tuning import GRID, tune_threshold
 from citecheck.testing.fakes import HashingEmbedder
 
 WORDS = (
@@ -76,11 +76,28 @@ def test_a_citation_without_a_truth_is_counted_not_dropped() -> None:
     assert tuning.fitted + tuning.held_out == 78
 
 
-def test_the_cut_separates_true_from_false_and_ties_go_to_the_configured_one() -> None:
-    pairs = [(0.9, True), (0.7, True), (0.5, False), (0.3, False)]
-    assert _best_threshold(pairs, 0.6) == 0.6  # 0.6 and 0.7 both separate: the nearer wins
-    assert _best_threshold(pairs, 0.9) == 0.7
-    assert _best_threshold([(0.45, True), (0.5, True), (0.2, False)], 0.6) == 0.45
+def test_the_threshold_is_chosen_by_the_final_labels_on_the_fitted_part(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each threshold of the grid labels the fitted records again, and the one whose final
+    labels separate best wins; one embedder serves every pass (each text embedded once)."""
+    import citecheck.records.tuning as tuning_module
+
+    passes: list[float] = []
+    real = tuning_module.__dict__.get("_bounds")
+    assert real is not None
+
+    def counted(settings: Any, cut: float) -> dict[str, float]:
+        passes.append(cut)
+        return real(settings, cut)
+
+    monkeypatch.setattr(tuning_module, "_bounds", counted)
+    embedder = HashingEmbedder()
+    tuning = tune_threshold(labelled(), embedder=embedder, config={"model_name": "x"})
+    assert sorted(set(passes) - {tuning.similarity_threshold}) == sorted(
+        set(GRID) - {0.6, tuning.similarity_threshold}
+    )
+    assert tuning.similarity_threshold in (*GRID, 0.6)
 
 
 def test_the_other_bounds_move_only_as_far_as_the_order_of_the_bands_needs() -> None:
@@ -122,3 +139,14 @@ def test_the_command_line_writes_the_tuned_configuration(
     config = json.loads(tuned.read_text(encoding="utf-8"))
     assert 0.0 < config["similarity_threshold"] < 1.0
     assert not (tmp_path / "output_validated.json").exists()  # tuning labels nothing on disk
+
+
+def test_a_tuned_threshold_that_does_worse_held_out_is_said_to_be_worse() -> None:
+    from citecheck.records.tuning import Tuning
+
+    worse = Tuning(0.7, before=0.62, after=0.57, fitted=490, held_out=210, skipped=0, config={})
+    assert not worse.better
+    assert "keep the configuration you have" in worse.to_text()
+    same = Tuning(0.6, before=0.62, after=0.62, fitted=490, held_out=210, skipped=0, config={})
+    assert same.better
+    assert "use the tuned configuration" in same.to_text()
