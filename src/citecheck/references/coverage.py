@@ -19,8 +19,8 @@ from typing import Any
 
 from citecheck.documents.structure import find_line_starts
 from citecheck.references.finder import (
-    _NOT_NAMES,
-    _PROSE,
+    NOT_NAMES,
+    PROSE_WORDS,
     Lookalike,
     Mention,
     ReferenceExtractor,
@@ -280,7 +280,7 @@ def _advice(
         name = next((w for w in re.findall(r"[^\W\d_][\w'’\-]*", example) if fold(w) == word), word)
         prose = (
             f"{name!r} is a word of prose before numbers, so it is never taken for a {top}; "
-            if word in _NOT_NAMES or word in _PROSE
+            if word in NOT_NAMES or word in PROSE_WORDS
             else ""
         )
         alias = f'Book("<{top}>", <number>, aliases=(…, {name!r}))'

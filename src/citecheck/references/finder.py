@@ -64,7 +64,7 @@ from citecheck.references.scheme import (
 )
 from citecheck.syntax.scan import DASHES, CodeRegions, unclosed_warnings
 
-__all__ = ["Lookalike", "Mention", "ReferenceExtractor"]
+__all__ = ["NOT_NAMES", "PROSE_WORDS", "Lookalike", "Mention", "ReferenceExtractor"]
 
 MAX_DIGITS = 9
 """A number with more digits than this cites nothing; it is reported, not converted."""
@@ -73,7 +73,7 @@ _TOKEN = re.compile(r"\d+|[^\W\d_][\w'’\-]*\.?")
 _NAME_WORDS = 5
 _NAME_REACH = 24 * _NAME_WORDS
 """How far before a number a name may start, in characters."""
-_NOT_NAMES = frozenset(
+NOT_NAMES = frozenset(
     fold(word)
     for word in (
         "figure fig table tab equation eq eqn section sec page p pp version v step appendix "
@@ -82,7 +82,7 @@ _NOT_NAMES = frozenset(
     ).split()
 )
 """Words that precede numbers in ordinary prose (``(Table 2.3)``): never an unknown book."""
-_PROSE = frozenset(
+PROSE_WORDS = frozenset(
     fold(word)
     for word in (
         "the a an in of see cf and or at from to per as by on with its this that which also "
@@ -91,7 +91,7 @@ _PROSE = frozenset(
 )
 """Words of prose that start no name: before the top level's word (``in Kanda 2.3.4``), or
 first in a bracket (``(see 2.3.4)``, ``(see Xyz 1.1)`` names Xyz)."""
-_NOT_BEFORE_BARE = _NOT_NAMES | frozenset(
+_NOT_BEFORE_BARE = NOT_NAMES | frozenset(
     fold(word)
     for word in "release build patch revision rev ver edition ed update sections pages".split()
 )
@@ -520,15 +520,15 @@ class ReferenceExtractor:
         opening = text[max(line_start, words[0].start() - 2) : words[0].start()].strip(" \t")
         if opening[-1:] in _OPENERS:
             named = list(words)
-            while named and fold(named[0].group()) in _PROSE:  # ``(see 2.3.4)``: no name
+            while named and fold(named[0].group()) in PROSE_WORDS:  # ``(see 2.3.4)``: no name
                 named.pop(0)
             name = text[named[0].start() : named[-1].end()].rstrip(".") if named else ""
-            if name and fold(named[0].group()) not in _NOT_NAMES and any(map(str.isalpha, name)):
+            if name and fold(named[0].group()) not in NOT_NAMES and any(map(str.isalpha, name)):
                 return _Name(words[0].start(), words[-1].end(), written=name)
         if (
             len(words) >= 2
             and fold(words[-1].group()) in self._top_words
-            and fold(words[-2].group()) not in _NOT_NAMES
+            and fold(words[-2].group()) not in NOT_NAMES
             and words[-2].group()[0].isalpha()
         ):
             start = words[-2].start()
@@ -1025,7 +1025,7 @@ class ReferenceExtractor:
 def _prose(word: str) -> bool:
     """A word of prose before the top level's word, not a name: a function word, or one
     written in lower case (names of books are capitalised: ``Xyz Kanda`` names one)."""
-    return fold(word) in _PROSE or word[:1].islower()
+    return fold(word) in PROSE_WORDS or word[:1].islower()
 
 
 def _bare_number(number: str) -> bool:
