@@ -346,3 +346,30 @@ def test_the_command_line_protocol_tip(
     assert shape(second) == FAILED
     assert main(["verify", "answer.md", "ctx-001.md", "--protocol", "tip", "--json"]) == 1
     assert "results" in json.loads(capsys.readouterr().out)  # --json: citecheck's own shape
+
+
+@pytest.mark.parametrize(
+    ("source", "claim"),
+    [
+        (
+            "Farms in the district switched to wheat after the drought, as almost all did.",
+            "Farms in the district all switched to wheat after the drought [[d]].",
+        ),
+        (
+            "Prices in the region rose after the storm and then fell sharply.",
+            "Prices in the region sharply rose after the storm [[d]].",
+        ),
+        (
+            "The committee approved the plan in March; it always meets on Tuesdays.",
+            "The committee always approved the plan in March [[d]].",
+        ),
+    ],
+)
+def test_a_word_added_to_a_claim_is_moved_only_from_right_beside_the_passage(
+    source: str, claim: str
+) -> None:
+    """ "considerably" standing right after the passage was moved; "all", "sharply" or "always"
+    a few words away (or a quantifier anywhere) is a word the claim adds."""
+    (result,) = citecheck.verify(claim, {"d": source}).results
+    assert result.status is Status.PARTIAL
+    assert "adds" in result.reason

@@ -11,7 +11,15 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from citecheck.language.lexicon import AGENT_PAIRS, DIRECTION_PAIRS, NEGATIONS
+from citecheck.language.lexicon import (
+    AGENT_PAIRS,
+    DIRECTION_PAIRS,
+    NEGATIONS,
+    PARTIAL_QUANTIFIERS,
+    UNIVERSAL_QUANTIFIERS,
+    ZERO_QUANTIFIERS,
+    direction,
+)
 from citecheck.language.negation import negated
 from citecheck.language.numbers import (
     NUMBER_WORDS,
@@ -605,10 +613,9 @@ def _word_changes(
                 changes.append(
                     f"the {noun} has {' '.join(ours)!r} where the source has {' '.join(theirs)!r}"
                 )
-        elif ours and (shifted if omissions else set(theirs_all)).issuperset(ours):
-            # Moved: a claim's word the passage's estimated edges left just outside it.
-            if not omissions:
-                continue
+        elif not omissions and ours and _left_outside(ours, lead, tail):
+            continue  # moved: a claim's word the passage's estimated edge left just outside
+        elif ours and shifted.issuperset(ours):
             changes.append(
                 f"the {noun} puts {' '.join(ours)!r} in another place than the source does"
             )
@@ -619,6 +626,21 @@ def _word_changes(
         elif theirs and omissions and (interior or (c > passage[0] and d < passage[1])):
             changes.append(f"the {noun} leaves out {' '.join(theirs)!r}")
     return changes
+
+
+def _left_outside(ours: list[str], lead: list[str], tail: list[str]) -> bool:
+    """Whether the words a claim adds are one word of the source standing right next to its
+    passage ("… reduce support tickets considerably" for "considerably reduce support
+    tickets"): the passage's estimated edges left it out, the claim only moved it. A quantifier
+    or a word of direction is never forgiven so: "all" or "sharply" a few words away says
+    something else there."""
+    beside = {*lead[-1:], *tail[:1]}
+    return all(
+        word in beside and word not in _QUANTIFIERS and direction(word) == 0 for word in ours
+    )
+
+
+_QUANTIFIERS = UNIVERSAL_QUANTIFIERS | ZERO_QUANTIFIERS | PARTIAL_QUANTIFIERS
 
 
 def _shifted(ours: list[str], theirs: list[str]) -> set[str]:
