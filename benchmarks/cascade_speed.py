@@ -11,7 +11,11 @@ load time in a fresh process.
 
 Run from the repository root (embeddings come from the claims benchmark's cache)::
 
-    PYTHONPATH=src:benchmarks python benchmarks/cascade_speed.py [--data DIR] [--cache DIR]
+    PYTHONPATH=src:benchmarks python benchmarks/cascade_speed.py [--data DIR] [--cache DIR] \\
+        [--judge DIR] [--judge-length N ...]
+
+``--judge-length 128`` also times the default path with the judge reading windows of 128
+tokens (``SupportJudge(max_length=128)``) beside the windows it was trained on.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ SEED = 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = cd.claims_options(__doc__, argv)
+    args = cd.claims_options(__doc__, argv, judge_options=True)
     if args is None:
         return 2
     rng = random.Random(SEED)
@@ -47,7 +51,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     embedder = CacheEmbedder(cd.EmbeddingCache(args.cache))
     systems = {
         "signals": SupportAssessor(embedder, None),
-        "second opinion (default)": SupportAssessor(embedder, SupportJudge()),
+        "second opinion (default)": SupportAssessor(embedder, SupportJudge(args.judge)),
+        **{
+            f"second opinion, windows of {n} tokens": SupportAssessor(
+                embedder, SupportJudge(args.judge, max_length=n)
+            )
+            for n in args.judge_length
+        },
     }
     for assessor in systems.values():
         assess_pairs(pairs, assessor)  # embeddings and caches warm
@@ -68,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     fresh = SentenceTransformerEmbedder()
     fresh.embed_documents(["warm the model up"])
-    cold = SupportAssessor(fresh, SupportJudge())
+    cold = SupportAssessor(fresh, SupportJudge(args.judge))
     began = time.perf_counter()
     assess_pairs(pairs, cold)
     rate = len(pairs) / (time.perf_counter() - began)

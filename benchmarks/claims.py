@@ -32,8 +32,8 @@ reported — for citecheck, target 0 % where the evidence's words show the chang
 
 Run from the repository root::
 
-    PYTHONPATH=src python benchmarks/claims.py [--data DIR] [--cache DIR] [--limit N]
-        [--earlier-judge DIR]
+    PYTHONPATH=src python benchmarks/claims.py [--data DIR] [--cache DIR] [--limit N] \\
+        [--judge DIR] [--earlier-judge DIR] [--judge-length N ...] [--only WORD ...]
 
 It needs the ``bm25``, ``embeddings`` and ``judge`` extras. Embeddings are cached on disk
 (``--cache``,
@@ -226,6 +226,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=Path,
         help="another judge's weights folder (say, the previous release's), measured alone",
     )
+    parser.add_argument("--judge", type=Path, help="the judge's folder (default: the shipped)")
+    parser.add_argument(
+        "--judge-length",
+        type=int,
+        action="append",
+        default=[],
+        help="the judge also reading windows of N tokens, alone and as the second opinion",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        help="only the systems whose name holds this (max cosine always runs)",
+    )
     args = parser.parse_args(argv)
     if not args.data.is_dir():
         print(f"no data at {args.data}", file=sys.stderr)
@@ -241,11 +255,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     embedder = CacheEmbedder(cache)
     fitted = SupportAssessor(embedder, None)
     bare = SupportAssessor(embedder, None, model=None)
-    validator = SemanticValidator(embedder)
     model = FITTED_SUPPORT_MODEL
     tick = time.perf_counter()
-    judge = SupportJudge()
+    judge = SupportJudge(args.judge)
     load_seconds = time.perf_counter() - tick
+    validator = SemanticValidator(embedder, judge=judge)
     cascade = SupportAssessor(embedder, judge)
     deciding = SupportAssessor(embedder, judge, judge_decides=True)
     judged = f"p ≥ {judge.supported:g} (held-out train)"
@@ -305,6 +319,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             lambda ps: support_scores(ps, cascade),
         ),
     ]
+    for length in args.judge_length:
+        short = SupportJudge(args.judge, max_length=length)
+        second = SupportAssessor(embedder, short)
+        systems += [
+            System(
+                f"trained judge alone, windows of {length} tokens",
+                judged,
+                lambda ps, short=short: judge_scores(ps, short),
+            ),
+            System(
+                f"citecheck support, second opinion, windows of {length} tokens",
+                f"p ≥ {model.supported:g}, lowered below judge p {short.partial:g}",
+                lambda ps, second=second: support_scores(ps, second),
+            ),
+        ]
+    if args.only:
+        systems = [
+            s for n, s in enumerate(systems) if n == 0 or any(w in s.name for w in args.only)
+        ]
 
     print("# Claim support: citecheck and baselines\n")
     print(f"- command: `{command}`")

@@ -778,12 +778,20 @@ def accuracy_row(label: str, accuracies: Sequence[float], *extra: str) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def claims_options(doc: str | None, argv: Sequence[str] | None) -> argparse.Namespace | None:
-    """The ``--data`` and ``--cache`` options of a script over the five sets, parsed; ``None``
-    (after saying so) when there is no data."""
+def claims_options(
+    doc: str | None, argv: Sequence[str] | None, *, judge_options: bool = False
+) -> argparse.Namespace | None:
+    """The ``--data`` and ``--cache`` options of a script over the five sets, parsed (and,
+    with ``judge_options``, ``--judge`` and ``--judge-length``: another judge's folder, and the
+    tokens it reads); ``None`` (after saying so) when there is no data."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0] if doc else None)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="claims data dir")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="embedding cache")
+    if judge_options:
+        parser.add_argument("--judge", type=Path, help="a judge's folder (default: the shipped)")
+        parser.add_argument(
+            "--judge-length", type=int, action="append", default=[], help="also at N tokens"
+        )
     args = parser.parse_args(argv)
     if not args.data.is_dir():
         print(f"no data at {args.data}", file=sys.stderr)

@@ -52,9 +52,17 @@ from dataclasses import dataclass
 
 from citecheck.language.lexicon import direction
 from citecheck.language.text import sentence_spans
-from citecheck.testing.twins import CHANGES
+from citecheck.testing.twins import CHANGES, NEGATION
 
-__all__ = ["FALSE_KINDS", "TRUE_KINDS", "Twin", "hard_pairs", "twins_of"]
+__all__ = [
+    "FALSE_KINDS",
+    "REFINEMENT_KINDS",
+    "TRUE_KINDS",
+    "Twin",
+    "hard_pairs",
+    "negated_evidence",
+    "twins_of",
+]
 
 SUPPORTED, CONTRADICTED, NO_INFO, EITHER = 0, 1, 2, 3
 
@@ -444,6 +452,40 @@ def hard_pairs(
             twins_of(claim, evidence, other, rng, false_twins=false_twins, true_twins=true_twins)
         )
     return out
+
+
+REFINEMENT_KINDS: dict[str, int] = {
+    "negation in the evidence": CONTRADICTED,
+    "negation on both sides": SUPPORTED,
+}
+"""The kinds :func:`negated_evidence` makes, and their labels (the refinement round of
+``benchmarks/train_support.py --refine-from``)."""
+
+
+def negated_evidence(claim: str, evidence: str, rng: random.Random) -> list[Twin]:
+    """Two twins of a supported pair whose evidence sentence takes a ``not`` (after an
+    auxiliary verb, :func:`citecheck.testing.twins.added_negation`), the rest of the evidence
+    kept: the claim (or the sentence as it was) against that evidence, *contradicted*
+    (``negation in the evidence``: the source denies what the claim says, the case of a claim
+    that dropped its source's *not*); and the negated sentence itself against it, *supported*
+    (``negation on both sides``: a *not* the source also writes is no change). ``[]`` when the
+    sentence takes no negation. The first round's hard pairs held 22 added negations to every
+    dropped one, and the judge learned "a *not* in the claim" instead of "a *not* on one side"
+    (docs/benchmarks.md)."""
+    sentence = evidence_sentence(claim, evidence)
+    if sentence is None:
+        return []
+    negated = CHANGES["negation added"](sentence, rng)
+    if not negated or sentence not in evidence:
+        return []
+    changed = evidence.replace(sentence, negated, 1)
+    bases = [b for b in (claim.strip(), sentence) if b and not NEGATION.search(b)]
+    if not bases:
+        return []
+    return [
+        Twin(rng.choice(bases), changed, CONTRADICTED, "negation in the evidence"),
+        Twin(negated, changed, SUPPORTED, "negation on both sides"),
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

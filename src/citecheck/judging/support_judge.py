@@ -108,7 +108,9 @@ class SupportJudge:
     """The shipped support judge (or the one in ``directory``, as written by
     ``benchmarks/train_support.py``). ``supported`` and ``partial`` are its probability
     thresholds, chosen on held-out training data; ``max_windows`` bounds the windows read in
-    one passage; ``threads`` caps onnxruntime's threads.
+    one passage; ``threads`` caps onnxruntime's threads; ``max_length`` reads shorter windows
+    than the model was trained on (at most its description's ``max_length``: faster, with
+    less of the source beside the claim).
 
     It is also a :class:`~citecheck.protocols.Judge`: ``judge(claim, evidence)`` is the
     probability of support, and a passage it cannot read is a
@@ -120,9 +122,11 @@ class SupportJudge:
         *,
         max_windows: int = 8,
         threads: int | None = None,
+        max_length: int | None = None,
     ) -> None:
         if max_windows < 1:
             raise ConfigError(f"max_windows must be positive, got {max_windows}")
+        shorter = max_length
         self.directory = Path(directory) if directory is not None else WEIGHTS
         description = self.directory / "support-judge.json"
         try:
@@ -139,6 +143,13 @@ class SupportJudge:
             ) from None
         except (ValueError, KeyError, TypeError) as exc:
             raise ModelFileError(f"{description} is not a judge description: {exc}") from None
+        if shorter is not None:
+            if not _MIN_ROOM * 2 <= shorter <= max_length:
+                raise ConfigError(
+                    f"max_length must be {_MIN_ROOM * 2} to {max_length} tokens (what the judge "
+                    f"in {self.directory} was trained on), got {shorter}"
+                )
+            max_length = shorter
         self.labels = tuple(self.description.get("labels", ()))
         tokenizer = self.directory / "tokenizer.json"
         self.engine = OnnxCrossEncoder(

@@ -225,6 +225,8 @@ class QuoteLocator:
         pieces = corpus.search(target, tokens)
         best = pieces[0] if pieces else None
         if not self.config.trim_spans or (best is not None and _verbatim(quote, best)):
+            if self.config.trim_spans and best is not None:
+                best = _literally(quote, best) or best
             return self._judge(quote, best, corpus)  # untrimmed: the windows were asked for
         # Exact anywhere beats near somewhere: BM25 and alignment may rank first a near
         # duplicate of the passage (another licence's "program" for "document"), while the
@@ -583,6 +585,27 @@ def _standing(target: str, index: WordIndex) -> Passage | None:
         hits = matcher.find(target, document)
         if hits:
             return Passage(document, hits[0].start, hits[0].end, 1.0, 0.0, 0.0, "exact")
+    return None
+
+
+def _literally(quote: str, piece: Passage) -> Passage | None:
+    """Where ``quote`` stands character for character in the piece's document, when ``piece``
+    holds it only after normalisation (a curly quotation mark for a straight one): that place
+    beats the normalised one. ``None`` when the piece is the quote itself or the quote stands
+    nowhere there as written."""
+    wanted = quote.strip()
+    marked = with_marks(quote, piece)
+    if not wanted or piece.document.text[marked.start : marked.end] == wanted:
+        return None
+    text = piece.document.text
+    at = text.find(wanted)
+    while at != -1:
+        stop = at + len(wanted)
+        if (at == 0 or not (text[at - 1].isalnum() and wanted[0].isalnum())) and (
+            stop == len(text) or not (text[stop].isalnum() and wanted[-1].isalnum())
+        ):
+            return Passage(piece.document, at, stop, 1.0, 0.0, 0.0, "exact")
+        at = text.find(wanted, at + 1)
     return None
 
 
