@@ -126,7 +126,6 @@ class SupportJudge:
     ) -> None:
         if max_windows < 1:
             raise ConfigError(f"max_windows must be positive, got {max_windows}")
-        shorter = max_length
         self.directory = Path(directory) if directory is not None else WEIGHTS
         description = self.directory / "support-judge.json"
         try:
@@ -134,7 +133,7 @@ class SupportJudge:
             thresholds = self.description["thresholds"]
             self.supported = float(thresholds["supported"])
             self.partial = float(thresholds["partial"])
-            max_length = int(self.description["max_length"])
+            trained = int(self.description["max_length"])
             temperature = float(self.description["temperature"])
         except FileNotFoundError:
             raise ModelFileError(
@@ -143,13 +142,13 @@ class SupportJudge:
             ) from None
         except (ValueError, KeyError, TypeError) as exc:
             raise ModelFileError(f"{description} is not a judge description: {exc}") from None
-        if shorter is not None:
-            if not _MIN_ROOM * 2 <= shorter <= max_length:
-                raise ConfigError(
-                    f"max_length must be {_MIN_ROOM * 2} to {max_length} tokens (what the judge "
-                    f"in {self.directory} was trained on), got {shorter}"
-                )
-            max_length = shorter
+        if max_length is None:
+            max_length = trained
+        elif not _MIN_ROOM * 2 <= max_length <= trained:
+            raise ConfigError(
+                f"max_length must be {_MIN_ROOM * 2} to {trained} tokens (what the judge in "
+                f"{self.directory} was trained on), got {max_length}"
+            )
         self.labels = tuple(self.description.get("labels", ()))
         tokenizer = self.directory / "tokenizer.json"
         self.engine = OnnxCrossEncoder(

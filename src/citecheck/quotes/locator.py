@@ -597,16 +597,10 @@ def _literally(quote: str, piece: Passage) -> Passage | None:
     marked = with_marks(quote, piece)
     if not wanted or piece.document.text[marked.start : marked.end] == wanted:
         return None
-    text = piece.document.text
-    at = text.find(wanted)
-    while at != -1:
-        stop = at + len(wanted)
-        if (at == 0 or not (text[at - 1].isalnum() and wanted[0].isalnum())) and (
-            stop == len(text) or not (text[stop].isalnum() and wanted[-1].isalnum())
-        ):
-            return Passage(piece.document, at, stop, 1.0, 0.0, 0.0, "exact")
-        at = text.find(wanted, at + 1)
-    return None
+    at = _word_find(piece.document.text, wanted)
+    return (
+        None if at == -1 else Passage(piece.document, at, at + len(wanted), 1.0, 0.0, 0.0, "exact")
+    )
 
 
 def _verbatim(quote: str, piece: Passage) -> bool:
