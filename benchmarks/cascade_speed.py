@@ -6,7 +6,9 @@ from run to run with nothing else running; this script draws 300 pairs of each o
 claim sets (seeded), grades them once to warm up, then times ``--repeats`` passes of each and
 prints every rate, the median and the best. Then the cold path: the same pairs once through the
 default path with a fresh MiniLM embedder and judge (every claim and passage embedded, every
-passage windowed, for the first time: the sources met for the first time), and the judge's
+passage windowed, for the first time: the sources met for the first time), on PyTorch and as
+the default builds it (int8 ONNX), each claim by claim and in blocks whose evidence is embedded
+in one batch first (``SupportAssessor.prefetch``, what the batch doors do); and the judge's
 load time in a fresh process.
 
 Run from the repository root (embeddings come from the claims benchmark's cache)::
@@ -28,7 +30,7 @@ from collections.abc import Sequence
 
 import claims_data as cd
 from _machine import machine
-from claims import CacheEmbedder, assess_pairs
+from claims import PREFETCH, CacheEmbedder, assess_pairs
 
 from citecheck.judging.support import SupportAssessor
 from citecheck.judging.support_judge import SupportJudge
@@ -74,15 +76,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             rates.append(len(pairs) / (time.perf_counter() - began))
         each = ", ".join(f"{rate:.1f}" for rate in rates)
         print(f"| {name} | {each} | {statistics.median(rates):.1f} | {max(rates):.1f} |")
+    from citecheck.embedders.named import model_embedder
     from citecheck.embedders.sentence_transformers import SentenceTransformerEmbedder
 
-    fresh = SentenceTransformerEmbedder()
-    fresh.embed_documents(["warm the model up"])
-    cold = SupportAssessor(fresh, SupportJudge(args.judge))
-    began = time.perf_counter()
-    assess_pairs(pairs, cold)
-    rate = len(pairs) / (time.perf_counter() - began)
-    print(f"\n- cold: {rate:.1f} pairs/s (every text embedded for the first time, 1 pass)")
+    print()
+    embedders = {
+        "MiniLM on sentence-transformers": SentenceTransformerEmbedder,
+        "MiniLM as the default builds it (int8 ONNX with the onnx-minilm extra)": model_embedder,
+    }
+    for name, build in embedders.items():
+        for batched in (False, True):
+            fresh = build()
+            fresh.embed_documents(["warm the model up"])
+            cold = SupportAssessor(fresh, SupportJudge(args.judge))
+            began = time.perf_counter()
+            assess_pairs(pairs, cold, evidence_too=batched)
+            rate = len(pairs) / (time.perf_counter() - began)
+            how = (
+                f"claims and evidence embedded in blocks of {PREFETCH}, as the doors do"
+                if batched
+                else "each pair's evidence embedded when it is graded"
+            )
+            print(f"- cold, {name}, {how}: {rate:.1f} pairs/s")
     print(f"- the judge loads in {_load_seconds():.2f} s in a fresh process (imports included)")
     return 0
 

@@ -39,7 +39,8 @@ EN_PAGE = (
     "Employees do not agree that their managers delegate more. "
     "Unemployment in the region fell sharply in 2020. "
     "Tracey Edmonds signed with an American record label in 1995. "
-    "The team finished third in the national league."
+    "The team finished third in the national league. "
+    "President Obama nominated Sotomayor to the U.S. Supreme Court in 2009."
 )
 NL_PAGE = (
     "Waterfilters werden dagelijks gebruikt in 87 procent van de huishoudens. "
@@ -57,6 +58,7 @@ TRUE = {
         "The water filters are in daily use in 87 percent of the households.",
     ),
     "verbatim with a not beside": ("en", "Unemployment in the region fell sharply in 2020."),
+    "after U.S.": ("en", "Obama nominated Sotomayor to the U.S. Supreme Court in 2009."),
     "nl verbatim": ("nl", "De werkloosheid in de regio daalde sterk in 2020."),
     "nl function words": (
         "nl",
@@ -75,6 +77,11 @@ FALSE = {
     "agent": ("en", "The dataset was annotated automatically, without humans."),
     "agent, no negation": ("en", "The dataset was annotated automatically over three months."),
     "ordinal": ("en", "The team finished first in the national league."),
+    # the claim before the marker was once cut at "U.S.", losing its subject and its "not"
+    "negation added, after U.S.": (
+        "en",
+        "Obama did not nominate Sotomayor to the U.S. Supreme Court in 2009.",
+    ),
     "months": (
         "en",
         "The dataset was annotated by trained human annotators over six months.",
@@ -221,6 +228,43 @@ def test_every_door_verifies_a_claim_copied_from_its_page(
     model = _embedder(embedder)
     refused = [name for name, door in doors.items() if not door(claim, language, model)]
     assert refused == [], f"{case!r} ({claim!r}) is not verified by {refused}"
+
+
+# False twins of real claims (benchmarks/falsify.py, five claim sets) whose best passage the
+# cosine alone calls "likely true" (0.71, 0.72) while the support engine's signals read no
+# support there (47 %, 55 %, under the model's bound): the records door once banded the cosine
+# and verified them while the Verifier called them partly supported.
+COSINE_ONLY = {
+    "negation dropped, asteroid": (
+        "Astronomers have completed a comprehensive examination of large asteroids that zoom "
+        "near our planet, determining that Earth probably won't be struck by such an object "
+        "for at least 1,000 years.",
+        "There is imminent threat of a significant asteroid collision with Earth in the near "
+        "future.",
+    ),
+    "negation dropped, species": (
+        "Scientists estimate that there are millions of species. Embarrassingly, there isn’t "
+        "even a comprehensive list of the animal and plant species that have been formally "
+        "described and named by taxonomists, so we only have estimates even for that number; "
+        "it’s a moving target.",
+        "However, this is likely completely accurate, as there isn't a comprehensive list of "
+        "the world's species due to the continued discovery of new species.",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COSINE_ONLY))
+def test_the_records_door_verifies_only_what_the_engine_supports(case: str) -> None:
+    source, claim = COSINE_ONLY[case]
+    model = _embedder("minilm")
+    marker = citecheck.Verifier(embedder=model).verify(
+        f"{claim} [[s]]", [citecheck.Document("s", source)]
+    )
+    records = [{"id": "r", "source_text": source, "citations": [{"citation": claim}]}]
+    record = citecheck.verify_records(records, embedder=model).results[0]
+    assert marker.results[0].status is not Status.VERIFIED
+    assert record.status is marker.results[0].status, record.reason
+    assert "the support engine reads" in record.reason
 
 
 # --- false claims made from true ones ------------------------------------------------------

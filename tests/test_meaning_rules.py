@@ -80,6 +80,87 @@ def test_directions_of_other_things_are_no_change(claim: str, source: str) -> No
     assert claim_conflicts(claim, source) == []
 
 
+SPLIT = (
+    "The lower rate of infection, but a higher death rate in counties with higher poverty "
+    "could be due to lower levels of mobility."
+)
+
+
+def test_a_direction_turned_round_where_the_source_says_both_ways_is_a_change() -> None:
+    # the source says "lower" of one thing and "higher" of another: the claim's "lower death
+    # rates" is held against "a higher death rate", the same two words after it (falsify.py)
+    claim = "Poorer counties had lower rates of infection but lower death rates."
+    assert claim_conflicts(claim, SPLIT) == [
+        "the claim says 'lower' where the source says 'higher'"
+    ]
+    assert (
+        claim_conflicts(
+            "Poorer counties had lower rates of infection but higher death rates.", SPLIT
+        )
+        == []
+    )
+    assert (
+        claim_conflicts(
+            "Poorer counties had a higher death rate and a lower infection rate.", SPLIT
+        )
+        == []
+    )
+
+
+def test_all_where_the_source_limits_the_same_words_is_a_change() -> None:
+    # falsify.py: "All possible negative impacts include …" against "Other possible negative
+    # impacts … are", and "all downsides" against "several downsides" in another clause than
+    # the scorer's closest one
+    other = "Other possible negative impacts of a declining population are a rise in the dependency ratio."
+    assert claim_conflicts(
+        "All possible negative impacts include a rise in the dependency ratio.", other
+    ) == ["the claim says 'all' where the source says 'other'"]
+    assert (
+        claim_conflicts("Possible negative impacts include a rise in the dependency ratio.", other)
+        == []
+    )
+    several = "However, several downsides have emerged or remain critical: the therapy is lifelong."
+    assert claim_conflicts("All downsides have emerged or remain critical.", several)
+    assert claim_conflicts("Several downsides have emerged or remain critical.", several) == []
+    both = "Some patients in the trial recovered, and all patients in the trial recovered by May."
+    assert claim_conflicts("All patients in the trial recovered by May.", both) == []
+
+
+NOUNS = ["death", "infection", "birth", "crime", "error", "dropout", "failure", "survival"]
+
+
+LIMITS = ["some", "several", "other", "many", "most"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(LIMITS), st.sampled_from(["all", "every"]), st.sampled_from(NOUNS))
+def test_a_universal_never_passes_a_limited_noun(limit: str, universal: str, noun: str) -> None:
+    source = f"In the survey, {limit} {noun} reports arrived late in the winter."
+    claim = f"The survey found that {universal} {noun} reports arrived late."
+    assert claim_conflicts(claim, source), (claim, source)
+    assert (
+        claim_conflicts(f"The survey found that {limit} {noun} reports arrived late.", source) == []
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(NOUNS), st.sampled_from(NOUNS), st.booleans(), st.booleans())
+def test_each_direction_is_read_of_its_own_thing(
+    first: str, second: str, flip: bool, swap: bool
+) -> None:
+    # the source says "lower" of one rate and "higher" of another; the claim says both again,
+    # in either order, with one of them turned round (flip) or none
+    if first == second:
+        return
+    source = f"The study found a lower {first} rate, but a higher {second} rate in poor counties."
+    said = {first: "lower", second: "higher"}
+    turned = {"lower": "higher", "higher": "lower"}
+    named, other = (second, first) if swap else (first, second)
+    way = turned[said[named]] if flip else said[named]
+    claim = f"Poor counties had a {way} {named} rate and a {said[other]} {other} rate."
+    assert bool(claim_conflicts(claim, source)) == flip, claim
+
+
 @pytest.mark.parametrize(
     ("claim", "source"),
     [

@@ -227,8 +227,22 @@ def validator(cosines: dict[str, float], **options: object) -> SemanticValidator
     return SemanticValidator(Scripted(cosines), **{"judge": None, **options})  # type: ignore[arg-type]
 
 
-def test_scored_labels_with_the_best_passage_and_offsets() -> None:
+def test_a_cosine_alone_does_not_make_a_citation_true() -> None:
+    # the best passage by cosine (0.9, a tie broken by order: report.md's rainfall) shares no
+    # word with the claim: the support engine reads no support there, as the Verifier would
     claim = "The river flooded again in the spring."
+    [outcome] = validator({claim: 0.9}).validate_many([claim], SOURCE)
+    assert outcome.label is Label.AMBIGUOUS
+    assert outcome.confidence_percent == 90.0
+    assert "best match in 'report.md'" in outcome.reason
+    assert "moved to ambiguous: the support engine reads cosine 0.90" in outcome.reason
+
+
+def test_scored_labels_with_the_best_passage_and_offsets() -> None:
+    # every sentence scores the same cosine: the first, report.md's, is the best passage, and
+    # the claim speaks of what it says (the label is a view of the one grade, whose signals
+    # read the claim's words near the passage too; see the next test)
+    claim = "In the northern district, rainfall fell over the decade."
     [outcome] = validator({claim: 0.9}).validate_many([claim], SOURCE)
     assert outcome.label is Label.VERY_LIKELY_TRUE
     assert outcome.confidence_percent == 90.0

@@ -121,6 +121,26 @@ def test_sentences_respect_abbreviations_and_initials() -> None:
     ]
 
 
+def test_dotted_abbreviations_do_not_end_a_sentence() -> None:
+    # cut after "U.S.", the claim before a citation marker was "Supreme Court by ...": its
+    # subject and its "not" were lost, and the Verifier verified it (benchmarks/falsify.py)
+    text = (
+        "Sonia Sotomayor was not appointed to the U.S. Supreme Court in 2009. She holds a "
+        "Ph.D. from Yale. At 9 a.m. the court met. It ended."
+    )
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "Sonia Sotomayor was not appointed to the U.S. Supreme Court in 2009.",
+        "She holds a Ph.D. from Yale.",
+        "At 9 a.m. the court met.",
+        "It ended.",
+    ]
+    words = "A node.js app ran. Then it stopped."  # a word of three or more letters: a boundary
+    assert [words[a:b] for a, b in sentence_spans(words)] == [
+        "A node.js app ran.",
+        "Then it stopped.",
+    ]
+
+
 @given(st.one_of(noisy_text, st.text(max_size=80)))
 def test_the_fast_normal_form_equals_the_mapped_one(original: str) -> None:
     assert normalize(original) == NormalizedText.of(original).text

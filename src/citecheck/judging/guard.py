@@ -16,7 +16,9 @@ paraphrase may never make, and a claim with one is at most partly supported:
   negation in an unrelated clause of the passage does not count); "lacks", "unable" and
   "failed to" deny as "not" does, and "not only" does not deny;
 - a universal quantifier ("all", "always", "every") where the source says "some", "most" or
-  "often".
+  "often", or a limiting word ("several", "other") before the same two content words;
+- a direction turned round ("slower" against "speed up"), also where the source says both
+  ways: each direction word is then read of the two content words after it.
 
 The rules lean towards refusing: a claim wrongly refused is shown to the user with a reason to
 check, while a false claim wrongly verified is the one error a verifier must not make.
@@ -138,8 +140,9 @@ def claim_conflicts(
                 for clauses, text in ((theirs, around), (passage_clauses, said)):
                     texts.update(zip(map(id, clauses), _clause_texts(text), strict=True))
             limits = [_limit(texts[id(c)]) for c in closest]
-        conflicts.extend(_quantifier_conflicts(clause, closest, limits))
-        conflicts.extend(_opposite_conflicts(clause, closest))
+        quantified = _quantifier_conflicts(clause, closest, limits)
+        conflicts.extend(quantified or _anchored_quantifier_conflicts(clause, theirs))
+        conflicts.extend(_opposite_conflicts(clause, closest, theirs))
     conflicts.extend(_symbol_conflicts(own, said))
     conflicts.extend(_version_conflicts(own, around))
     if not quotation:
@@ -569,6 +572,33 @@ def _quantifier_conflicts(
     return conflicts
 
 
+_LIMITING = _PARTIAL | frozenset({"other", "another", "andere", "anderen", "autres", "otros"})
+"""Words before a noun that limit it to a part: "some", "several", "other" ("other possible
+impacts are …" lists some of them, not all)."""
+
+
+def _anchored_quantifier_conflicts(claim: list[str], clauses: Sequence[list[str]]) -> list[str]:
+    """A universal quantifier of the claim ("all possible negative impacts") where a clause of
+    the source puts a limiting word before the same two content words ("other possible
+    negative impacts", "several downsides have emerged"), and none says it without limit:
+    the claim made a part the whole, wherever the scorer's closest clause is."""
+    found = []
+    for index, word in enumerate(claim):
+        anchor = _ahead(claim, index) if word in _UNIVERSAL else frozenset()
+        if not anchor:
+            continue
+        before = [
+            other
+            for clause in clauses
+            for at, other in enumerate(clause)
+            if (other in _LIMITING or other in _UNIVERSAL) and _ahead(clause, at) == anchor
+        ]
+        limiting = [w for w in before if w in _LIMITING and w not in claim]
+        if limiting and not any(w in _UNIVERSAL for w in before):
+            found.append(f"the claim says {word!r} where the source says {limiting[0]!r}")
+    return found
+
+
 _PERCENT = re.compile(
     r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s*(?:%|per ?cent\b|procent\b|prozent\b|pour ?cent\b"
     r"|por ?ciento\b)"
@@ -644,15 +674,19 @@ def _counting_once(words: list[str], index: int) -> bool:
     return not after or after[0] in _ONCE_COUNTS or bool(before and before[0] in _ONCE_AFTER)
 
 
-def _opposite_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]:
+def _opposite_conflicts(
+    claim: list[str], closest: list[list[str]], everywhere: Sequence[list[str]] = ()
+) -> list[str]:
     """A word of the claim whose opposite the closest clauses say instead ("rose" / "fell",
     "effective" / "ineffective"), or a name with digits in place of another of the same
-    letters ("H5N1" / "H7N9")."""
+    letters ("H5N1" / "H7N9"). A word of direction the source says the same way of the same
+    thing in another clause (``everywhere``: "a lower death rate") is no change, whatever the
+    closest clause says of something else."""
     said = {word for clause in closest for word in clause}
     listed = sorted(said)
     conflicts = []
     for word in dict.fromkeys(claim):
-        if word in said:
+        if word in said or _said_alike(claim, word, everywhere):
             continue
         letters = _letters_of(word)
         if letters:
@@ -664,7 +698,7 @@ def _opposite_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]
             other = None
         if other is not None:
             conflicts.append(f"the claim says {word!r} where the source says {other!r}")
-    conflicts.extend(_direction_conflicts(claim, closest))
+    conflicts.extend(_direction_conflicts(claim, closest, everywhere))
     return conflicts
 
 
@@ -689,13 +723,49 @@ def _other_stems(word: str) -> tuple[str, ...]:
     )
 
 
-def _direction_conflicts(claim: list[str], closest: list[list[str]]) -> list[str]:
+def _direction_conflicts(
+    claim: list[str], closest: list[list[str]], everywhere: Sequence[list[str]] = ()
+) -> list[str]:
     """A word of the claim that says up (or down) where the closest clauses say only the
     other way, in other words, of the same thing ("inference slower" against "speed up in
     inference", "decreases the levels" against "higher levels"):
     :func:`~citecheck.language.lexicon.direction`. A clause of the claim that says both ways
     ("increases expenditure and reduces weight") speaks of two things and is left alone, and
-    so is a direction word whose neighbours share no content word with the other's."""
+    so is a direction word whose neighbours share no content word with the other's, or that
+    the source (``everywhere``: its clauses near the passage) says the same way of the same
+    two words (:func:`_said_alike`). Then, where either side says both ways, a direction word
+    is held against the source's words of direction before the same two content words
+    (:func:`_anchored_direction_conflicts`: "lower death rates" against "a higher death
+    rate")."""
+    return _one_way_conflicts(claim, closest, everywhere) or _anchored_direction_conflicts(
+        claim, [*closest, *everywhere]
+    )
+
+
+def _said_alike(claim: list[str], word: str, clauses: Sequence[list[str]]) -> bool:
+    """Whether every ``word`` of direction in ``claim`` stands in one of ``clauses`` as a word
+    of the same direction before the same two content words ("lower death rate" in "a lower
+    death rate, but a higher infection rate")."""
+    sign = direction(word)
+    if not sign or not clauses:
+        return False
+    anchors = [_ahead(claim, at) for at, w in enumerate(claim) if w == word]
+    if not anchors or not all(anchors):
+        return False
+    theirs = {
+        _ahead(clause, at)
+        for clause in clauses
+        for at, other in enumerate(clause)
+        if direction(other) == sign
+    }
+    return all(anchor in theirs for anchor in anchors)
+
+
+def _one_way_conflicts(
+    claim: list[str], closest: list[list[str]], everywhere: Sequence[list[str]]
+) -> list[str]:
+    """A clause that says one way against closest clauses that say only the other way, of
+    something near it (:func:`_direction_conflicts`)."""
     signs = {direction(word) for word in claim} - {0}
     if len(signs) != 1:
         return []
@@ -710,13 +780,52 @@ def _direction_conflicts(claim: list[str], closest: list[list[str]]) -> list[str
     if not against or any(direction(word) == sign for word in said):
         return []
     for index, word in enumerate(claim):
-        if direction(word) != sign or word in said:
+        if direction(word) != sign or word in said or _said_alike(claim, word, everywhere):
             continue
         near = _around(claim, index)
         for theirs, their_near in against:
             if near & their_near:
                 return [f"the claim says {word!r} where the source says {theirs!r}"]
     return []
+
+
+def _anchored_direction_conflicts(claim: list[str], clauses: list[list[str]]) -> list[str]:
+    """A direction word of the claim whose next two content words the source's ``clauses``
+    give only after a word of the other direction ("lower death rates" against "a higher death
+    rate"): the claim reversed what it says of that very thing, though the source says both
+    ways (or the claim does). Where the source also says the claim's way of those words, or
+    gives them no direction, nothing is read here."""
+    found = []
+    for index, word in enumerate(claim):
+        sign = direction(word)
+        anchor = _ahead(claim, index) if sign else frozenset()
+        if not anchor:
+            continue
+        theirs = [
+            (other, direction(other))
+            for clause in clauses
+            for at, other in enumerate(clause)
+            if direction(other) and _ahead(clause, at) == anchor
+        ]
+        if theirs and all(other_sign == -sign for _, other_sign in theirs):
+            found.append(f"the claim says {word!r} where the source says {theirs[0][0]!r}")
+    return found
+
+
+def _ahead(words: list[str], index: int) -> frozenset[str]:
+    """The stems of the two content words right after ``words[index]`` (within three words,
+    before any other word of direction): what a comparative says is higher or lower ("lower
+    death rates": death, rate; "rate of infection" is "infection rate"); empty when there are
+    not two."""
+    stems: list[str] = []
+    for word in words[index + 1 : index + 4]:
+        if direction(word):
+            break
+        if _content(word) and len(word) > 2:
+            stems.append(_stem(word[:-1] if word.endswith("s") and len(word) > 3 else word))
+            if len(stems) == 2:
+                return frozenset(stems)
+    return frozenset()
 
 
 _NEAR = 3

@@ -568,6 +568,13 @@ class SupportAssessor:
         stands = self.fuzzy.find(claim, document, within)
         return bool(stands) and not conflicts_at(claim, stands[0], document, within)
 
+    def signals(
+        self, claim: str, document: Document, passage: Evidence, within: Span | None
+    ) -> Graded:
+        """``passage`` graded by the signals alone, before the guard and the judge: the first
+        step of :meth:`grade`, for a door that reads the guard itself (the record labels)."""
+        return self._signals(claim, passage, document, within)
+
     def _signals(
         self, claim: str, passage: Evidence, document: Document, within: Span | None
     ) -> Graded:

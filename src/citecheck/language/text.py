@@ -376,8 +376,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Split ``text`` into sentences and return their ``(start, end)`` offsets, whitespace trimmed.
 
     A rule-based splitter: sentence punctuation followed by space and a word, or a blank line.
-    It keeps common abbreviations (``e.g.``, ``Dr.``, ``p.``), initials (``J. Smith``) and
-    decimals together. Offsets are into ``text`` itself.
+    It keeps common abbreviations (``e.g.``, ``Dr.``, ``p.``), dotted ones (``U.S.``,
+    ``Ph.D.``), initials (``J. Smith``) and decimals together. Offsets are into ``text`` itself.
     """
     spans: list[tuple[int, int]] = []
     start = 0
@@ -396,7 +396,17 @@ def _is_abbreviation(text: str, period: int) -> bool:
     if word is None:
         return False
     token = word.group(1).lower().rstrip(".")
-    return token in _ABBREVIATIONS or (len(token) == 1 and token.isalpha())
+    return token in _ABBREVIATIONS or (len(token) == 1 and token.isalpha()) or _dotted(token)
+
+
+def _dotted(token: str) -> bool:
+    """Whether ``token`` (lower case, its last period taken off) is a dotted abbreviation of
+    letters, one or two between the periods: "u.s", "u.k", "ph.d", "a.m". "The U.S. Supreme
+    Court" is one sentence; cut there, a claim loses its subject and its negation ("Sotomayor
+    was not appointed to the U.S. Supreme Court" read as "Supreme Court by ..."). A sentence
+    that ends with such an abbreviation is kept with the next one: in doubt, together."""
+    parts = token.split(".")
+    return len(parts) > 1 and all(1 <= len(p) <= 2 and p.isalpha() for p in parts)
 
 
 def _append_trimmed(spans: list[tuple[int, int]], text: str, start: int, end: int) -> None:

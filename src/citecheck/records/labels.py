@@ -10,7 +10,10 @@ in the best passage move it up; a number or a negation the passage does not shar
 any shared words, move it down. A likely-true score whose best passage does not share the
 citation's numbers, negations or quantifiers is moved down to ambiguous by the meaning guard
 (:mod:`citecheck.judging.guard`), with or without the lexical pass, as a supported claim is capped
-at partly supported: similar sentences often differ in exactly the fact being checked. Every move
+at partly supported: similar sentences often differ in exactly the fact being checked. The
+label is a view of the one grade: a label the cosine calls true moves down to ambiguous when the
+support engine's signals (the support model every other door grades with) read no support in
+the best passage, and, with the lexical pass, an ambiguous one moves up when they do. Every move
 is written into the reason. Two outcomes are not scores at all: a citation too short to judge,
 and a source with no text.
 
@@ -259,6 +262,15 @@ class SemanticValidator:
             min_chunk_length_chars=min_chunk_length_chars,
             fuzzy_threshold=fuzzy_threshold,
         )
+        # the one grade's signals (the support model, as at every other door), read on the
+        # passage the cosine chose: see _engine_view
+        self.engine = SupportAssessor(
+            embedder,
+            None,
+            candidates=1,
+            min_chunk_length_chars=min_chunk_length_chars,
+            fuzzy_threshold=fuzzy_threshold,
+        )
 
     def prefetch(self, sources: Iterable[Sources | str], citations: Iterable[str] = ()) -> None:
         """Embed the chunks of many sources, and many citations, in one call of the embedder
@@ -326,21 +338,60 @@ class SemanticValidator:
             return Validation(
                 label, score, evidence, reason, _offset(evidence, documents), assessment.qualifying
             )
+        verbatim = False
         if conflict and label in (Label.VERY_LIKELY_TRUE, Label.LIKELY_TRUE):
             label = Label.AMBIGUOUS
             reason += f"; moved to {names[label]} by the meaning guard: {conflict}"
         elif label is Label.AMBIGUOUS and self.lexical_pass:
-            moved, evidence, why = self._lexical_look(citation, evidence, conflict, documents)
+            moved, found, why = self._lexical_look(citation, evidence, conflict, documents)
+            verbatim = found is not evidence
+            evidence = found
             if moved is label:
                 reason += f"; the lexical pass left it {names[label]}"
             else:
                 label = moved
                 reason += f"; moved to {names[label]} by the lexical pass: {why}"
+        if not conflict and not verbatim:
+            label, reason = self._engine_view(citation, label, reason, evidence, documents)
         if self.judge is not None and label in _TRUE:
             label, reason = self._judged(citation, label, reason, evidence, documents)
         return Validation(
             label, score, evidence, reason, _offset(evidence, documents), assessment.qualifying
         )
+
+    def _engine_view(
+        self,
+        citation: str,
+        label: Label,
+        reason: str,
+        evidence: Evidence,
+        documents: Sequence[Document],
+    ) -> tuple[Label, str]:
+        """The label as a view of the one grade: a citation the cosine (or the coverage of its
+        words) labels true is moved to ambiguous when the support engine's signals do not read
+        support in its best passage (the grade the verifier's claims get from the same
+        passage, :meth:`SupportAssessor.signals
+        <citecheck.judging.support.SupportAssessor.signals>`), so that no door verifies what
+        another calls partly supported; with the lexical pass, an ambiguous one is moved up to
+        likely true when they do (the judge then takes its last look at it)."""
+        if label not in _TRUE and not (label is Label.AMBIGUOUS and self.lexical_pass):
+            return label, reason
+        document = next(d for d in documents if d.id == evidence.source_id)
+        graded = self.engine.signals(citation, document, evidence, None)
+        if label in _TRUE and not graded.would_support:
+            moved = Label.AMBIGUOUS
+            bound = graded.bounds[0]
+            return moved, (
+                f"{reason}; moved to {self.label_names[moved]}: the support engine reads "
+                f"{graded.detail} (under {bound:.1%})"
+            )
+        if label is Label.AMBIGUOUS and graded.would_support:
+            moved = Label.LIKELY_TRUE
+            return moved, (
+                f"{reason}; moved to {self.label_names[moved]}: the support engine reads "
+                f"{graded.detail}"
+            )
+        return label, reason
 
     def _judged(
         self,
