@@ -238,6 +238,25 @@ def test_a_cosine_alone_does_not_make_a_citation_true() -> None:
     assert "moved to ambiguous: the support engine reads cosine 0.90" in outcome.reason
 
 
+def test_the_signals_move_an_ambiguous_citation_up_as_the_verifier_would_verify_it() -> None:
+    # cosine 0.59 (ambiguous) and three quarters of the words beside the passage: the support
+    # engine's signals read 59 %, over its bound, so the label is likely true, as the Verifier
+    # would verify the claim from the same passage; without the lexical pass it stays put
+    claim = "Rainfall in the northern district fell over the decade, farmers said."
+    [outcome] = validator({claim: 0.59}).validate_many([claim], SOURCE)
+    assert outcome.label is Label.LIKELY_TRUE
+    assert outcome.reason.endswith(
+        "moved to likely true: the support engine reads cosine 0.59 with 75% of the claim's "
+        "words nearby: support 59%"
+    )
+    [kept] = validator({claim: 0.59}, lexical_pass=False).validate_many([claim], SOURCE)
+    assert kept.label is Label.AMBIGUOUS
+    marker = citecheck.Verifier(embedder=Scripted({claim: 0.59}), judge=None).verify(
+        f"{claim} [[report.md]]", {"report.md": SOURCE.split("\n", 1)[1]}
+    )
+    assert marker.results[0].status is Status.VERIFIED, marker.results[0].reason
+
+
 def test_scored_labels_with_the_best_passage_and_offsets() -> None:
     # every sentence scores the same cosine: the first, report.md's, is the best passage, and
     # the claim speaks of what it says (the label is a view of the one grade, whose signals
