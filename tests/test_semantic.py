@@ -257,6 +257,24 @@ def test_the_signals_move_an_ambiguous_citation_up_as_the_verifier_would_verify_
     assert marker.results[0].status is Status.VERIFIED, marker.results[0].reason
 
 
+def test_words_nearly_verbatim_are_not_enough_where_the_signals_read_no_support() -> None:
+    # five claim sets (FEVER): "the victory of children over parents" stands at 86 % similarity
+    # where the source says "the victory of light over darkness"; the lexical pass moved it up
+    # and the records door verified it, where the Verifier called it partly supported
+    source = (
+        "Content from a.md\n"
+        "Diwali spiritually signifies the victory of light over darkness and good over evil.\n"
+    )
+    false = "Diwali spiritually signifies the victory of children over parents."
+    [outcome] = validator({false: 0.5}).validate_many([false], source)
+    assert outcome.label is Label.AMBIGUOUS
+    assert "moved to likely true by the lexical pass: its words stand" in outcome.reason
+    assert outcome.reason.endswith("support 51% (under 55.0%)")
+    true = "Diwali spiritually signifies the victory of light over darkness."
+    [kept] = validator({true: 0.5}).validate_many([true], source)
+    assert kept.label is Label.LIKELY_TRUE
+
+
 def test_scored_labels_with_the_best_passage_and_offsets() -> None:
     # every sentence scores the same cosine: the first, report.md's, is the best passage, and
     # the claim speaks of what it says (the label is a view of the one grade, whose signals

@@ -11,9 +11,10 @@ any shared words, move it down. A likely-true score whose best passage does not 
 citation's numbers, negations or quantifiers is moved down to ambiguous by the meaning guard
 (:mod:`citecheck.judging.guard`), with or without the lexical pass, as a supported claim is capped
 at partly supported: similar sentences often differ in exactly the fact being checked. The
-label is a view of the one grade: a label the cosine calls true moves down to ambiguous when the
-support engine's signals (the support model every other door grades with) read no support in
-the best passage, and, with the lexical pass, an ambiguous one moves up when they do. Every move
+label is a view of the one grade: a true label (by the cosine or the lexical pass) moves down to
+ambiguous when the support engine's signals (the support model every other door grades with)
+read no support in the best passage, and, with the lexical pass, a citation of the ambiguous
+band that is not true moves up when they do. Every move
 is written into the reason. Two outcomes are not scores at all: a citation too short to judge,
 and a source with no text.
 
@@ -338,21 +339,20 @@ class SemanticValidator:
             return Validation(
                 label, score, evidence, reason, _offset(evidence, documents), assessment.qualifying
             )
-        verbatim = False
+        best, banded = evidence, label
         if conflict and label in (Label.VERY_LIKELY_TRUE, Label.LIKELY_TRUE):
             label = Label.AMBIGUOUS
             reason += f"; moved to {names[label]} by the meaning guard: {conflict}"
         elif label is Label.AMBIGUOUS and self.lexical_pass:
-            moved, found, why = self._lexical_look(citation, evidence, conflict, documents)
-            verbatim = found is not evidence
-            evidence = found
+            moved, evidence, why = self._lexical_look(citation, evidence, conflict, documents)
             if moved is label:
                 reason += f"; the lexical pass left it {names[label]}"
             else:
                 label = moved
                 reason += f"; moved to {names[label]} by the lexical pass: {why}"
-        if not conflict and not verbatim:
-            label, reason = self._engine_view(citation, label, reason, evidence, documents)
+        if not conflict:
+            up = banded is Label.AMBIGUOUS and self.lexical_pass
+            label, reason = self._engine_view(citation, label, reason, best, documents, up=up)
         if self.judge is not None and label in _TRUE:
             label, reason = self._judged(citation, label, reason, evidence, documents)
         return Validation(
@@ -364,20 +364,25 @@ class SemanticValidator:
         citation: str,
         label: Label,
         reason: str,
-        evidence: Evidence,
+        best: Evidence,
         documents: Sequence[Document],
+        *,
+        up: bool,
     ) -> tuple[Label, str]:
-        """The label as a view of the one grade: a citation the cosine (or the coverage of its
-        words) labels true is moved to ambiguous when the support engine's signals do not read
-        support in its best passage (the grade the verifier's claims get from the same
+        """The label as a view of the one grade: a citation labelled true (by its cosine, or
+        by the lexical pass: its words nearly verbatim somewhere, or most of them in the best
+        passage) is moved to ambiguous when the support engine's signals do not read support
+        in its ``best`` passage by cosine (the grade the verifier's claims get from the same
         passage, :meth:`SupportAssessor.signals
         <citecheck.judging.support.SupportAssessor.signals>`), so that no door verifies what
-        another calls partly supported; with the lexical pass, an ambiguous one is moved up to
-        likely true when they do (the judge then takes its last look at it)."""
-        if label not in _TRUE and not (label is Label.AMBIGUOUS and self.lexical_pass):
+        another calls partly supported. When ``up`` (a cosine in the ambiguous band, with the
+        lexical pass), a citation the lexical pass left ambiguous, or moved down for the few
+        of its words in that passage, is moved up to likely true when they do read support
+        (the words they count stand near the passage); the judge then takes its last look."""
+        if label not in _TRUE and not up:
             return label, reason
-        document = next(d for d in documents if d.id == evidence.source_id)
-        graded = self.engine.signals(citation, document, evidence, None)
+        document = next(d for d in documents if d.id == best.source_id)
+        graded = self.engine.signals(citation, document, best, None)
         if label in _TRUE and not graded.would_support:
             moved = Label.AMBIGUOUS
             bound = graded.bounds[0]
@@ -385,7 +390,7 @@ class SemanticValidator:
                 f"{reason}; moved to {self.label_names[moved]}: the support engine reads "
                 f"{graded.detail} (under {bound:.1%})"
             )
-        if label is Label.AMBIGUOUS and graded.would_support:
+        if up and label not in _TRUE and graded.would_support:
             moved = Label.LIKELY_TRUE
             return moved, (
                 f"{reason}; moved to {self.label_names[moved]}: the support engine reads "
