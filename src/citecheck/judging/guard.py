@@ -54,7 +54,7 @@ from citecheck.language.meaning import (
     opposite_words,
 )
 from citecheck.language.negation import DENIALS, NEGATIVE_WORDS, negated
-from citecheck.language.numbers import NUMBER_WORDS, Quantity
+from citecheck.language.numbers import NUMBER_WORDS, Quantity, singular
 from citecheck.language.quantities import quantities_in, stated_quantities
 from citecheck.language.text import HYPHENATED, NAME, SIGN, normalize
 
@@ -738,7 +738,7 @@ def _direction_conflicts(
     (:func:`_anchored_direction_conflicts`: "lower death rates" against "a higher death
     rate")."""
     return _one_way_conflicts(claim, closest, everywhere) or _anchored_direction_conflicts(
-        claim, [*closest, *everywhere]
+        claim, everywhere or closest
     )
 
 
@@ -789,7 +789,7 @@ def _one_way_conflicts(
     return []
 
 
-def _anchored_direction_conflicts(claim: list[str], clauses: list[list[str]]) -> list[str]:
+def _anchored_direction_conflicts(claim: list[str], clauses: Sequence[list[str]]) -> list[str]:
     """A direction word of the claim whose next two content words the source's ``clauses``
     give only after a word of the other direction ("lower death rates" against "a higher death
     rate"): the claim reversed what it says of that very thing, though the source says both
@@ -822,7 +822,7 @@ def _ahead(words: list[str], index: int) -> frozenset[str]:
         if direction(word):
             break
         if _content(word) and len(word) > 2:
-            stems.append(_stem(word[:-1] if word.endswith("s") and len(word) > 3 else word))
+            stems.append(_stem(singular(word)))
             if len(stems) == 2:
                 return frozenset(stems)
     return frozenset()

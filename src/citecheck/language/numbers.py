@@ -23,6 +23,7 @@ __all__ = [
     "numbers_with_offsets",
     "quantities_at",
     "quantities_present",
+    "singular",
     "spelled_numbers",
     "unit_named",
 ]
@@ -118,7 +119,7 @@ _UNIT_NAMES = {
     "ans": "year", "année": "year", "annee": "year", "año": "year", "ano": "year",
 }  # fmt: skip
 """Units that tell one quantity from another ("6 months" is not "6 weeks"), by their
-canonical name; plurals are read through :func:`_singular`."""
+canonical name; plurals are read through :func:`singular`."""
 _CURRENCIES = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen", "₹": "rupee"}
 _CURRENCY_SCALES = {"k": 3, "m": 6, "b": 9}
 """Scales written after an amount of money: "$5m" is five million dollars, not five metres."""
@@ -248,7 +249,7 @@ def quantities_at(normalized: str, numbers: list[tuple[int, int, str]]) -> list[
                 stop = after.end()
                 after = _AFTER.match(normalized, stop)
                 word = after[1] if after is not None else ""
-            named = _UNIT_NAMES.get(word) or _UNIT_NAMES.get(_singular(word))
+            named = _UNIT_NAMES.get(word) or _UNIT_NAMES.get(singular(word))
             if named is not None and after is not None:
                 unit, stop = named, after.end()
         quantities.append(
@@ -283,10 +284,12 @@ def _letter(character: str) -> bool:
 
 def unit_named(word: str) -> str | None:
     """The canonical unit ``word`` names ("ml" and "millilitres" are "millilitre"), if any."""
-    return _UNIT_NAMES.get(word) or _UNIT_NAMES.get(_singular(word))
+    return _UNIT_NAMES.get(word) or _UNIT_NAMES.get(singular(word))
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
+    """An English plural's singular, by its ending ("studies": "study", "rates": "rate"); any
+    other word as it is."""
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     return word[:-1] if word.endswith("s") and len(word) > 3 else word
