@@ -23,9 +23,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from train_support import LABELS
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = REPO_ROOT / "src" / "citecheck" / "judging" / "weights" / "support-judge.onnx"
-LABELS = ("supported", "contradicted", "not enough information")
 
 
 def _module_name(node_name: str) -> str:
