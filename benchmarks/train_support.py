@@ -811,6 +811,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=0,
         help="first-round 'negation added' twins trained again besides --refine-replay",
     )
+    parser.add_argument(
+        "--refine-source",
+        action="append",
+        default=[],
+        metavar="SOURCE=N",
+        help="N more first-round real pairs of SOURCE (fever_docnli, citint_train, ...) trained "
+        "again besides --refine-replay; repeatable",
+    )
     parser.add_argument("--save-model", type=Path, help="step 2: the trained model goes here")
     parser.add_argument("--from-model", type=Path, help="step 3: export and describe this model")
     parser.add_argument("--training-record", type=Path, help="step 3: its training.json")
@@ -915,6 +923,13 @@ def prepare_refinement(args: argparse.Namespace) -> int:
         chosen = set(map(id, replay))
         added = [p for p in parts["train"] if p.kind == "negation added" and id(p) not in chosen]
         replay += rng.sample(added, min(args.refine_negations, len(added)))
+    sources = refine_sources(args.refine_source)
+    for source, wanted in sources.items():
+        chosen = set(map(id, replay))
+        same = [p for p in parts["train"] if p.source == source and id(p) not in chosen]
+        if not same:
+            raise SystemExit(f"--refine-source {source}: no first-round pair of that source")
+        replay += rng.sample(same, min(wanted, len(same)))
     trained = [*made, *replay]
     rng.shuffle(trained)
     held_rng = random.Random(seed + 8)
@@ -939,6 +954,7 @@ def prepare_refinement(args: argparse.Namespace) -> int:
             "refine_pairs": args.refine_pairs,
             "refine_replay": args.refine_replay,
             "refine_negations": args.refine_negations,
+            "refine_sources": sources,
         },
     }
     out = {"train": trained, "held_out": parts["held_out"], "hard_held_out": hard_held_out}
@@ -948,7 +964,20 @@ def prepare_refinement(args: argparse.Namespace) -> int:
         f"{args.prepare} ({args.prepare.stat().st_size / 1e6:.1f} MB)"
     )
     print("made by kind", dict(sorted(Counter(p.kind for p in made).items())))
+    print("trained by source", dict(sorted(Counter(p.source for p in trained).items())))
     return 0
+
+
+def refine_sources(given: Sequence[str]) -> dict[str, int]:
+    """``--refine-source`` values (``SOURCE=N``) as a mapping, in the order given; a malformed
+    one stops the run with the value named."""
+    sources: dict[str, int] = {}
+    for value in given:
+        source, _, count = value.partition("=")
+        if not source or not count.isdigit():
+            raise SystemExit(f"--refine-source wants SOURCE=N, got {value!r}")
+        sources[source] = sources.get(source, 0) + int(count)
+    return sources
 
 
 def export(

@@ -13,6 +13,7 @@ import gzip
 import json
 import shutil
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -298,6 +299,33 @@ def test_a_refinement_round_replays_added_negations_when_asked(
         assert set(counts[extra]) <= added
     assert len(counts[5]) == len(counts[0]) + 5
     assert len(set(counts[5])) == len(counts[5])  # none trained twice
+
+
+def test_a_refinement_round_replays_more_of_a_source_when_asked(
+    data: dict[str, Path], prepared: Path
+) -> None:
+    """``--refine-source SOURCE=N``: N more first-round real pairs of that source (the long
+    documents the five sets resemble), none twice; a source the first round lacks, or a value
+    that is not ``SOURCE=N``, stops the run and names it."""
+    _, first = ts.read_prepared(prepared)
+    sources = Counter(p.source for p in first["train"] if not p.kind)
+    source, available = sources.most_common(1)[0]
+    assert available >= 4
+    counts = {}
+    for extra in (0, 3):
+        path = data["root"] / f"refine-source-{extra}.json.xz"
+        words = ("--prepare", path, "--refine-from", prepared, "--base", data["base"])
+        more = ("--refine-source", f"{source}={extra}") if extra else ()
+        assert _run(*words, "--refine-pairs", 40, "--refine-replay", 10, *more) == 0
+        meta, parts = ts.read_prepared(path)
+        assert meta["refined_from"]["refine_sources"] == ({source: extra} if extra else {})
+        counts[extra] = [(p.claim, p.evidence) for p in parts["train"] if p.source == source]
+    assert len(counts[3]) == len(counts[0]) + 3
+    assert len(set(counts[3])) == len(counts[3])
+    words = ("--prepare", data["root"] / "bad.json.xz", "--refine-from", prepared)
+    for wrong, named in (("nowhere=3", "nowhere"), ("fm2", "'fm2'")):
+        with pytest.raises(SystemExit, match=named):
+            _run(*words, "--base", data["base"], "--refine-source", wrong)
 
 
 def test_the_shipped_judge_comes_back_as_a_model_to_refine(
