@@ -177,9 +177,8 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
     arithmetic, which ``benchmarks/embedder_arithmetic.py`` makes and measures (about half the
     time a text, vectors within a cosine of 0.99 of these on average; its activations are
     quantized a batch at a time, so a text's vector then moves a little with the texts
-    embedded beside it). The file is read once when the
-    embedder is built, to name its vectors by its content, so that they never mix with
-    another file's in a cache.
+    embedded beside it). The file is read once when the embedder is built, to name its vectors
+    by its content, so that they never mix with another file's in a cache.
 
     :attr:`max_tokens` and :meth:`token_spans` tell citecheck how much of a text the model
     reads, in its own word pieces, so that no text it embeds is cut short.
