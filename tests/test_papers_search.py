@@ -360,7 +360,7 @@ def doclaynet(tmp_path_factory: pytest.TempPathFactory) -> PaperLibrary:
             "supported",
             marks=pytest.mark.xfail(
                 strict=True,
-                reason="a known false contradiction of the judge (53 %): it reads "
+                reason="a known false contradiction of the judge (56 %): it reads "
                 "'Phase one and two required a small team of experts only' beside the "
                 "sentence; the sentence alone it reads as support (issue 30, left)",
             ),

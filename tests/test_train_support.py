@@ -380,3 +380,49 @@ def test_the_judge_as_it_ships_comes_back_as_a_model(tmp_path: Path) -> None:
     assert difference < 0.02
     assert (tmp_path / "config.json").exists()
     assert len(json.loads((tmp_path / "config.json").read_text())["id2label"]) == 3
+
+
+def test_two_judges_average_into_one_model_that_exports(
+    data: dict[str, Path], prepared: Path
+) -> None:
+    """``benchmarks/average_judges.py``: the weighted mean of two trained judges, every
+    floating-point tensor mixed by ``--weight``, exported like any trained judge; models that
+    differ in shape are refused by name."""
+    import average_judges
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    first = data["root"] / "whole"
+    if not first.exists():
+        _run("--pairs", prepared, "--base", data["base"], "--device", "cpu", "--max-steps", 2,
+             "--batch-size", 8, "--save-model", first)  # fmt: skip
+    second = data["root"] / "shifted"
+    shutil.copytree(first, second, dirs_exist_ok=True)
+    weights = load_file(str(second / "model.safetensors"))
+    save_file(
+        {k: v + 1.0 if v.is_floating_point() else v for k, v in weights.items()},
+        str(second / "model.safetensors"),
+    )
+    out = data["root"] / "averaged"
+    assert average_judges.main(["--models", str(first), str(second), "--weight", "0.25",
+                                "--out", str(out)]) == 0  # fmt: skip
+    mixed, ours = (load_file(str(d / "model.safetensors")) for d in (out, first))
+    for name, tensor in ours.items():
+        if tensor.is_floating_point():
+            assert torch.allclose(mixed[name].float(), tensor.float() + 0.75, atol=1e-2)
+        else:
+            assert torch.equal(mixed[name], tensor)
+    record = json.loads((out / "training.json").read_text())
+    assert record["averaged"]["weight"] == 0.25
+    exported = data["root"] / "averaged-exported"
+    words = ("--pairs", prepared, "--base", data["base"], "--from-model", out, "--out", exported)
+    assert _run(*words) == 0
+    description = json.loads((exported / "support-judge.json").read_text())
+    assert description["training"]["averaged"]["second"] == str(second)
+    odd = data["root"] / "odd"
+    shutil.copytree(first, odd, dirs_exist_ok=True)
+    save_file({"only": torch.zeros(2)}, str(odd / "model.safetensors"))
+    with pytest.raises(SystemExit, match="not the same model"):
+        average_judges.average(first, odd, data["root"] / "never", 0.5)
+    with pytest.raises(SystemExit, match="between 0 and 1"):
+        average_judges.average(first, second, data["root"] / "never", 1.5)
