@@ -920,16 +920,14 @@ def prepare_refinement(args: argparse.Namespace) -> int:
     ]
     replay = rng.sample(parts["train"], min(args.refine_replay, len(parts["train"])))
     if args.refine_negations:
-        chosen = set(map(id, replay))
-        added = [p for p in parts["train"] if p.kind == "negation added" and id(p) not in chosen]
-        replay += rng.sample(added, min(args.refine_negations, len(added)))
+        added = [p for p in parts["train"] if p.kind == "negation added"]
+        replay += _more(replay, added, args.refine_negations, rng)
     sources = refine_sources(args.refine_source)
     for source, wanted in sources.items():
-        chosen = set(map(id, replay))
-        same = [p for p in parts["train"] if p.source == source and id(p) not in chosen]
+        same = [p for p in parts["train"] if p.source == source]
         if not same:
             raise SystemExit(f"--refine-source {source}: no first-round pair of that source")
-        replay += rng.sample(same, min(wanted, len(same)))
+        replay += _more(replay, same, wanted, rng)
     trained = [*made, *replay]
     rng.shuffle(trained)
     held_rng = random.Random(seed + 8)
@@ -966,6 +964,15 @@ def prepare_refinement(args: argparse.Namespace) -> int:
     print("made by kind", dict(sorted(Counter(p.kind for p in made).items())))
     print("trained by source", dict(sorted(Counter(p.source for p in trained).items())))
     return 0
+
+
+def _more(
+    replay: Sequence[Pair], pool: Sequence[Pair], wanted: int, rng: random.Random
+) -> list[Pair]:
+    """Up to ``wanted`` pairs of ``pool`` drawn by ``rng``, none of them already in ``replay``."""
+    chosen = set(map(id, replay))
+    rest = [p for p in pool if id(p) not in chosen]
+    return rng.sample(rest, min(wanted, len(rest)))
 
 
 def refine_sources(given: Sequence[str]) -> dict[str, int]:
