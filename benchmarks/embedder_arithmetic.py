@@ -103,18 +103,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         make(args.make)
         made = f"made in {time.perf_counter() - began:.0f} s"
     texts = sentences(args.data, SENTENCES)
-    files = {"float32 arithmetic (packaged)": None, "int8 arithmetic (dynamic)": args.make}
-    rates: dict[str, list[float]] = {name: [] for name in files}
+    # (file, texts a run): the packaged file in float32 arithmetic, 16 a batch as shipped,
+    # and the integer file; each also run one text at a time (no padding, no companions)
+    configs = {
+        "float32 arithmetic (packaged), 16 a batch": (None, 16),
+        "float32 arithmetic (packaged), one at a time": (None, 1),
+        "int8 arithmetic (dynamic), 16 a batch": (args.make, 16),
+        "int8 arithmetic (dynamic), one at a time": (args.make, 1),
+    }
+    rates: dict[str, list[float]] = {name: [] for name in configs}
     vectors = {}
     for _ in range(args.rounds):
-        for name, file in files.items():
-            embedder = OnnxMiniLMEmbedder(model_file=file)  # a fresh cache each round
+        for name, (file, batch) in configs.items():
+            # a fresh cache each round
+            embedder = OnnxMiniLMEmbedder(model_file=file, batch_size=batch)
             embedder.embed_documents(["warm the model up"])
             tick = time.perf_counter()
             vectors[name] = embedder.embed_matrix(texts)
             rates[name].append(len(texts) / (time.perf_counter() - tick))
-    first, second = (vectors[name] for name in files)
-    cosines = np.sum(first * second, axis=1)
     print("# MiniLM in integer arithmetic\n")
     print(f"- command: `PYTHONPATH=src:benchmarks python {' '.join(sys.argv)}`")
     print(f"- machine: {machine()}")
@@ -123,10 +129,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     median = statistics.median(len(t) for t in texts)
     print(f"- {len(texts)} evidence sentences of the five sets (median {median:.0f} characters)\n")
     _table("texts/s", rates)
-    print(
-        f"\nCosine between the two files' vectors of a sentence: least {cosines.min():.4f}, "
-        f"1st percentile {np.percentile(cosines, 1):.4f}, mean {cosines.mean():.4f}."
-    )
+    reference = vectors["float32 arithmetic (packaged), 16 a batch"]
+    print("\nCosine of each sentence's vector with the packaged file's (16 a batch):\n")
+    print("| run | least | 1st percentile | mean |")
+    print("|---|--:|--:|--:|")
+    for name in list(configs)[1:]:
+        cosines = np.sum(reference * vectors[name], axis=1)
+        print(
+            f"| {name} | {cosines.min():.4f} | {np.percentile(cosines, 1):.4f} | "
+            f"{cosines.mean():.4f} |"
+        )
+    # the same texts again, in reverse order: other companions in every batch
+    for name, (file, batch) in configs.items():
+        again = OnnxMiniLMEmbedder(model_file=file, batch_size=batch).embed_matrix(texts[::-1])
+        moved = 1 - np.sum(vectors[name] * again[::-1], axis=1)
+        print(f"- {name}: the same texts in reverse order, largest move 1 - cos {moved.max():.2e}")
     if args.no_cold:
         return 0
     from cascade_speed import timed_pairs
@@ -136,10 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from citecheck.judging.support_judge import SupportJudge
 
     pairs = timed_pairs(args.data)
-    cold: dict[str, list[float]] = {name: [] for name in files}
+    cold: dict[str, list[float]] = {name: [] for name in configs}
     for _ in range(args.rounds):
-        for name, file in files.items():
-            embedder = OnnxMiniLMEmbedder(model_file=file)
+        for name, (file, batch) in configs.items():
+            embedder = OnnxMiniLMEmbedder(model_file=file, batch_size=batch)
             embedder.embed_documents(["warm the model up"])
             assessor = SupportAssessor(embedder, SupportJudge())
             tick = time.perf_counter()

@@ -182,3 +182,33 @@ def test_a_direction_twin_leaves_above_and_below_that_point_into_the_text(
     else:
         assert turned in made
         assert all(t is None or ("shown below" not in t and "See above" not in t) for t in made)
+
+
+@pytest.mark.parametrize(
+    ("claim", "dropped", "added"),
+    [
+        # a possibility and its negation can both hold: no twin either way
+        ("They might not be aware that empathy may be diminished.", None, None),
+        ("Affective empathy may not be impacted.", None, None),
+        ("They mightn't agree.", None, None),
+        ("The drug may increase the risk.", None, None),
+        # "could" is also a past ability ("could not find" against "could find"): kept
+        ("The team could not find the file.", "The team could find the file.", None),
+        # another auxiliary beside "may" still gets its "not"
+        ("It may rain and the roads are closed.", None, "the roads are not closed"),
+    ],
+)
+def test_a_negation_twin_is_never_made_after_may_or_might(
+    claim: str, dropped: str | None, added: str | None
+) -> None:
+    """A false twin must be false by its source: "they might be aware" is as possible as "they
+    might not be aware", so a "not" after "may" or "might" is neither dropped nor added."""
+    from citecheck.testing.twins import added_negation, dropped_negation
+
+    drops = {dropped_negation(claim, random.Random(seed)) for seed in range(10)}
+    adds = {added_negation(claim, random.Random(seed)) for seed in range(10)}
+    assert drops == {dropped}
+    if added is None:
+        assert adds == {None}
+    else:
+        assert all(a is not None and added in a for a in adds)

@@ -61,6 +61,8 @@ def test_a_universal_or_a_majority_against_a_share_is_a_change(
         ("Managers have more control over staff.", "Managers have less control over staff."),
         ("De werkloosheid steeg sterk in 2020.", "De werkloosheid daalde sterk in 2020."),
         ("Growth decelerated in the second half.", "Growth accelerated in the second half."),
+        ("The macro-average worsens by around 5%.", "The macro-average improves by around 5%."),
+        ("Quality is worsening.", "Quality is improving."),
     ],
 )  # fmt: skip
 def test_a_direction_turned_round_in_other_words_is_a_change(claim: str, source: str) -> None:
@@ -237,6 +239,21 @@ def test_the_judge_reads_english_only_and_a_short_dutch_claim_is_not_english() -
     assert not looks_english("Na zes maanden meldden de deelnemers minder stress.")
     assert not looks_english("DocLayNet werd door getrainde menselijke annotatoren geannoteerd")
     assert looks_english("The door was open and the room was empty today.")
+
+
+def test_every_direction_the_twin_maker_turns_round_the_guard_reads() -> None:
+    """What is tested and measured is the same thing: each word the false-twin maker turns
+    round, and the word it puts in its place, reads as a change of direction to the guard."""
+    from citecheck.testing.twins import _OPPOSITE_WORDS
+
+    missed = [
+        (up, down)
+        for up, down in _OPPOSITE_WORDS.items()
+        if not claim_conflicts(
+            f"The figure {down} in the spring.", f"The figure {up} in the spring."
+        )
+    ]
+    assert missed == []
 
 
 def test_directions_and_kinds_of_names() -> None:

@@ -247,6 +247,10 @@ def test_the_integer_file_is_made_and_reads_like_the_packaged_one(
     alone = np.stack([integer._encode([text])[0] for text in SENTENCES])
     assert not np.allclose(alone, ours, atol=1e-4)
     assert np.all(np.sum(alone * ours, axis=1) > 0.95)
+    # one text a run: the same vector whatever is embedded beside it, in any order
+    one_by_one = OnnxMiniLMEmbedder(threads=1, model_file=made, batch_size=1)
+    assert np.array_equal(one_by_one._encode(SENTENCES), alone)
+    assert np.array_equal(one_by_one._encode(SENTENCES[::-1])[::-1], alone)
     packaged = np.stack([onnx._encode([text])[0] for text in SENTENCES])
     assert np.allclose(packaged, theirs, atol=1e-5)  # float32 arithmetic: batch-independent
     cache = claims_data.EmbeddingCache(None, model_file=made)

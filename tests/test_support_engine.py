@@ -22,7 +22,12 @@ _ORDER = {Grade.SUPPORTED: 2, Grade.PARTIAL: 1, Grade.UNSUPPORTED: 0}
     ("look", "outcome"),
     [
         (Look(0.9, 0.01, 0.25), "confirms"),
-        (Look(0.25, 0.9, 0.25), "confirms"),  # at the bound: support stands
+        (Look(0.25, 0.1, 0.25), "confirms"),  # at the bound: support stands
+        # support above the bound, but a contradiction read as more likely than not: never
+        # confirms (a claim the signals verify is partly supported, not refuted)
+        (Look(0.4, 0.6, 0.25), "doubts"),
+        (Look(0.25, 0.5, 0.25), "doubts"),
+        (Look(0.45, 0.49, 0.25), "confirms"),
         (Look(0.1, 0.2, 0.25), "doubts"),
         (Look(0.1, 0.5, 0.25), "refutes"),
         (Look(unread="the claim is not English"), "unread"),
@@ -191,3 +196,22 @@ def test_a_list_of_names_is_not_read_as_swapped() -> None:
     found = unnamed("IL-1, IL-2 and IL-6 rose.", passage, passage, passage)
     assert found
     assert not any("where the passage names" in change for change in found)
+
+
+def test_the_rules_benchmark_reads_the_judge_by_the_rule_it_names() -> None:
+    """``benchmarks/judge_rules.py`` grades the default path under the rule before 29 November
+    (support above the bound confirms, whatever the contradiction) and puts the shipped rule
+    back after."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import judge_rules
+
+    leaning = Look(0.4, 0.6, 0.25)
+    assert leaning.outcome == "doubts"
+    with judge_rules.reading(judge_rules.before):
+        assert leaning.outcome == "confirms"
+        assert Look(0.1, 0.6, 0.25).outcome == "refutes"
+    assert leaning.outcome == "doubts"
+    with judge_rules.reading(None):
+        assert leaning.outcome == "doubts"

@@ -119,6 +119,18 @@ def test_it_tells_a_paraphrase_from_a_changed_fact(judge: SupportJudge) -> None:
     assert unrelated.supported < judge.partial
 
 
+def test_a_pair_reads_the_same_whatever_else_is_asked_with_it(judge: SupportJudge) -> None:
+    # The int8 model quantizes its activations at each run: run in a batch, a pair was read
+    # through its companions' scale and padding (up to 34 points apart). Each runs alone.
+    pair = ("DocLayNet was annotated by 32 people over six months.", PASSAGE)
+    others = [(f"Claim {i} about {'layout ' * i}pages.", PASSAGE[: 40 + 7 * i]) for i in range(9)]
+    alone = judge.engine.classify_pairs([pair])
+    among = judge.engine.classify_pairs([*others[:5], pair, *others[5:]])
+    assert among.shape == (10, 3)
+    assert (among[5] == alone[0]).all()
+    assert judge.engine.classify_pairs([]).shape == (0, 3)
+
+
 def test_a_reading_says_where_and_how_the_passage_was_cut(judge: SupportJudge) -> None:
     claim = "The annotators labelled eleven classes of layout element."
     long = " ".join(f"Filler sentence {i} says nothing of interest here." for i in range(400))
@@ -328,6 +340,7 @@ class _AlwaysSupported:
 
 CONTRADICTED = (0.01, 0.97, 0.02)
 NO_INFO = (0.05, 0.05, 0.9)
+LEANS_CONTRADICTED = (0.38, 0.6, 0.02)
 
 
 @pytest.mark.parametrize(
@@ -473,6 +486,9 @@ def test_many_pairs_are_read_at_once_each_with_its_own_focus(judge: SupportJudge
     [
         (CONTRADICTED, Status.UNSUPPORTED, "the judge reads support 1% and contradiction 97%"),
         (NO_INFO, Status.PARTIAL, "the judge reads support 5%"),
+        # support above the judge's partial bound, a contradiction more likely than not: the
+        # judge never confirms it, and says both
+        (LEANS_CONTRADICTED, Status.PARTIAL, "the judge reads support 38% and contradiction 60%"),
     ],
 )
 def test_every_door_reads_the_judge_in_one_way(

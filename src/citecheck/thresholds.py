@@ -15,8 +15,10 @@ name                      value                    what it bounds
 ``COSINE_BANDS``          (0.6, 0.4)               a bare cosine's (supported, partial)
 ``JUDGE_BANDS``           (0.5, 0.25)              a judge's probability's (supported, partial)
 ``CONTRADICTION``         0.5                      the trained judge's contradiction
-                                                   probability that lowers a grade to
-                                                   unsupported (and a paper to contradicted)
+                                                   probability that keeps a claim from
+                                                   verified, and with little support lowers
+                                                   it to unsupported (and a paper to
+                                                   contradicted)
 ``LABEL_BANDS``           (0.8, 0.6, 0.4, 0.2)     the records labels' lower bounds of the
                                                    cosine: very likely true, likely true,
                                                    ambiguous, likely untrue
@@ -47,7 +49,8 @@ unsupported            likely untrue / very likely      not supported
 The judge's second opinion is read by one rule at every door
 (:attr:`Look.outcome <citecheck.judging.support.Look.outcome>`): below its ``partial`` bound
 it doubts a supported claim (partial), and with a contradiction at ``CONTRADICTION`` or more
-it refutes it (unsupported).
+it refutes it (unsupported); above that bound, a contradiction at ``CONTRADICTION`` or more
+still doubts it: a judge that reads a contradiction as more likely than not never confirms.
 """
 
 from __future__ import annotations

@@ -174,11 +174,13 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
 
     ``model_file`` runs another ONNX export of all-MiniLM-L6-v2 instead of the packaged one
     (the same inputs, and ``last_hidden_state`` out): for instance one quantized for integer
-    arithmetic, which ``benchmarks/embedder_arithmetic.py`` makes and measures (about half the
-    time a text, vectors within a cosine of 0.99 of these on average; its activations are
-    quantized a batch at a time, so a text's vector then moves a little with the texts
-    embedded beside it). The file is read once when the embedder is built, to name its vectors
-    by its content, so that they never mix with another file's in a cache.
+    arithmetic, which ``benchmarks/embedder_arithmetic.py`` makes and measures (vectors within
+    a cosine of 0.99 of these on average). Such a file quantizes its activations at every run,
+    one scale for the whole batch, so a text's vector moves with the texts embedded beside it
+    (to a cosine of 0.95, measured) unless each runs alone: give it ``batch_size=1`` (about 1.1
+    to 1.3 times the packaged file's speed on 2 cores, against 2 times in batches of 16). The
+    file is read once when the embedder is built, to name its vectors by its content, so that
+    they never mix with another file's in a cache.
 
     :attr:`max_tokens` and :meth:`token_spans` tell citecheck how much of a text the model
     reads, in its own word pieces, so that no text it embeds is cut short.

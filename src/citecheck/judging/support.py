@@ -181,22 +181,26 @@ class Look:
 
     @property
     def outcome(self) -> Literal["confirms", "doubts", "refutes", "unread"]:
-        """``confirms`` (support at or above the judge's ``partial`` bound: the grade stands),
-        ``doubts`` (below it: a supported claim is partly supported), ``refutes`` (below it
-        and a contradiction at :data:`~citecheck.thresholds.CONTRADICTION` or more:
-        unsupported, the passage contradicts it) or ``unread``."""
+        """``confirms`` (support at or above the judge's ``partial`` bound and a
+        contradiction under :data:`~citecheck.thresholds.CONTRADICTION`: the grade stands),
+        ``doubts`` (support below that bound, or a contradiction at ``CONTRADICTION`` or more
+        beside support above it: a supported claim is partly supported; a judge that reads a
+        contradiction as more likely than not never confirms), ``refutes`` (support below the
+        bound and a contradiction at ``CONTRADICTION`` or more: unsupported, the passage
+        contradicts it) or ``unread``."""
         if self.unread:
             return "unread"
+        contradicts = self.contradicted >= CONTRADICTION
         if self.supported >= self.partial:
-            return "confirms"
-        return "refutes" if self.contradicted >= CONTRADICTION else "doubts"
+            return "doubts" if contradicts else "confirms"
+        return "refutes" if contradicts else "doubts"
 
     def said(self) -> str:
         """What a reason says about this look, in the same words at every door."""
         if self.unread:
             return f"not read by the judge: {self.unread}"
         text = f"the judge reads support {self.supported:.0%}"
-        if self.outcome == "refutes":
+        if self.contradicted >= CONTRADICTION:
             text += f" and contradiction {self.contradicted:.0%}"
         return f"{text} ({self.note})" if self.note else text
 
@@ -206,7 +210,7 @@ def second_opinions(
 ) -> list[Look]:
     """The trained judge's look at each ``(passage, region)`` of ``document`` about
     ``claim``: the region is read in windows (:data:`FOCUSED_WINDOWS` at most), the ones
-    holding the passage first, all of them in one batched run of the model. This is how every
+    holding the passage first, all of them in one call of the model. This is how every
     door asks the judge: the verifier, the record labels and the paper library."""
     if not asked:
         return []
@@ -548,7 +552,7 @@ class SupportAssessor:
         (``None``: the whole document), where the judge can keep a claim from being verified:
         the signals would verify it, and its words do not stand nearly verbatim in the region
         (the small model can misread a sentence it is shown word for word). All are read in
-        one batched run. Without the trained judge, ``graded`` as it is."""
+        one call. Without the trained judge, ``graded`` as it is."""
         out = [g for g, _ in graded]
         if not isinstance(self.judge, SupportJudge):
             return out

@@ -173,7 +173,7 @@ class SupportJudge:
         focus: Sequence[tuple[int, int]] = (),
         max_windows: int | None = None,
     ) -> list[Reading | Unread]:
-        """The judge's reading of each passage about ``claim``, in one batched run. When a
+        """The judge's reading of each passage about ``claim``, in one call. When a
         passage has more windows than ``max_windows`` (default: :attr:`max_windows`), those
         overlapping a ``focus`` span (character offsets into the passage, such as the
         sentences closest in meaning) are read first, then those sharing the most words with
@@ -190,7 +190,9 @@ class SupportJudge:
     ) -> list[Reading | Unread]:
         """The reading of each ``(claim, passage)`` pair (see :meth:`read`); ``focus``, when
         given, holds each pair's spans to read first. Every window of every pair is scored in
-        one batched run of the model, so many claims read together cost less than one by one."""
+        one call of the engine, which runs each window alone (a reading never depends on what
+        else was asked with it: :meth:`OnnxCrossEncoder.classify_pairs
+        <citecheck.judging.onnx_pair_classifier.OnnxCrossEncoder.classify_pairs>`)."""
         if focus and len(focus) != len(pairs):
             raise ConfigError(f"{len(focus)} focus lists for {len(pairs)} pairs")
         most = self.max_windows if max_windows is None else max_windows

@@ -138,8 +138,8 @@ DOWN_STEMS = (
 claim that says one where its source says the other, and not the same, reverses a change
 ("slower" against "speed up", "decreases" against "higher levels")."""
 _DIRECTION_ENDINGS = frozenset(
-    "e s es ed d er est ing ion ions ment ments ly ily ally ish ened en end ende t te ten de "
-    "den ung ungen".split()
+    "e s es ed d er est ing ion ions ment ments ly ily ally ish ened en ens ening end ende t te "
+    "ten de den ung ungen".split()
 ) | {""}
 
 

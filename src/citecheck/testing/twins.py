@@ -4,7 +4,8 @@ Each change takes a claim (and a random generator, so that a seed gives the same
 returns the claim with one fact changed, or ``None`` when the claim has nothing of that kind:
 
 - ``number changed``: one digit of a number it states ("3 months" for "8 months");
-- ``negation added`` / ``negation dropped``: "not" after an auxiliary, or a negation taken out;
+- ``negation added`` / ``negation dropped``: "not" after an auxiliary, or a negation taken out
+  (never after "may" or "might": a possibility and its negation can both hold);
 - ``quantifier``: "all" where it says "some", "most", "many", "several" or a percentage;
 - ``direction``: a word of direction turned round ("decreased" for "increased", "slower"
   for "faster", "fell" for "rose");
@@ -54,7 +55,7 @@ _DROP_NEGATION = re.compile(
     re.IGNORECASE,
 )
 _AUXILIARY = re.compile(
-    r"\b(?:is|was|are|were|can|will|would|could|should|must|may|might|has|have|had|does|did)"
+    r"\b(?:is|was|are|were|can|will|would|could|should|must|has|have|had|does|did)"
     r"\b(?! not\b| never\b| only\b| just\b| merely\b| simply\b)(?= \w)",
     re.IGNORECASE,
 )
@@ -86,9 +87,15 @@ def changed_number(claim: str, rng: random.Random) -> str | None:
     return None
 
 
+_POSSIBILITY = re.compile(r"\b(?:may|might)\s*$", re.IGNORECASE)
+"""A modal of possibility just before a negation: "they might not be aware" and "they might
+be aware" can both be true, so a "not" after "may" or "might" is neither added nor dropped."""
+
+
 def added_negation(claim: str, rng: random.Random) -> str | None:
     """``claim`` with ``not`` added after an auxiliary verb, when it has no negation (never
-    before "only", "just", "merely" or "simply": "not only" adds, it does not deny)."""
+    before "only", "just", "merely" or "simply": "not only" adds, it does not deny; never
+    after "may" or "might": a possibility and its negation can both hold)."""
     auxiliaries = list(_AUXILIARY.finditer(claim))
     if NEGATION.search(claim) or not auxiliaries:
         return None
@@ -98,8 +105,11 @@ def added_negation(claim: str, rng: random.Random) -> str | None:
 
 def dropped_negation(claim: str, rng: random.Random) -> str | None:
     """``claim`` with one negation dropped (``not``, ``never``, ``no``, ``n't``, ``cannot``;
-    not the "not" of "not only", which adds rather than denies)."""
-    negations = list(_DROP_NEGATION.finditer(claim))
+    not the "not" of "not only", which adds rather than denies, nor one after "may" or
+    "might", whose claim without it can be as true)."""
+    negations = [
+        m for m in _DROP_NEGATION.finditer(claim) if not _POSSIBILITY.search(claim[: m.start()])
+    ]
     if not negations:
         return None
     match = rng.choice(negations)
