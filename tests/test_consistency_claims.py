@@ -77,6 +77,8 @@ FALSE = {
     "agent": ("en", "The dataset was annotated automatically, without humans."),
     "agent, no negation": ("en", "The dataset was annotated automatically over three months."),
     "ordinal": ("en", "The team finished first in the national league."),
+    # another person: one name swapped in a sentence repeated word for word
+    "person": ("en", "President Bush nominated Sotomayor to the U.S. Supreme Court in 2009."),
     # the claim before the marker was once cut at "U.S.", losing its subject and its "not"
     "negation added, after U.S.": (
         "en",

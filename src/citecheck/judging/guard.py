@@ -18,7 +18,10 @@ paraphrase may never make, and a claim with one is at most partly supported:
 - a universal quantifier ("all", "always", "every") where the source says "some", "most" or
   "often", or a limiting word ("several", "other") before the same two content words;
 - a direction turned round ("slower" against "speed up"), also where the source says both
-  ways: each direction word is then read of the two content words after it.
+  ways: each direction word is then read of the two content words after it;
+- another word in the place of a name or a pronoun of a sentence the claim otherwise
+  repeats word for word ("Smith founded" against "Jones founded", "Radium was discovered"
+  against "It was discovered").
 
 The rules lean towards refusing: a claim wrongly refused is shown to the user with a reason to
 check, while a false claim wrongly verified is the one error a verifier must not make.
@@ -126,6 +129,9 @@ def claim_conflicts(
     # direction when no clause of the source shares a word with them.
     crossed = not quotation and guess_language(own) != guess_language(said)
     passage_clauses = _clauses(said)
+    around_stems = frozenset(_stem(word) for clause in theirs for word in clause)
+    function = function_words(guess_language(own))
+    names = _written_as_names(nearby or passage)
     texts: dict[int, str] = {}  # each source clause as text, read only for a quantified claim
     conflicts = _number_conflicts(claim, said, around)
     if crossed:
@@ -143,6 +149,10 @@ def claim_conflicts(
         quantified = _quantifier_conflicts(clause, closest, limits)
         conflicts.extend(quantified or _anchored_quantifier_conflicts(clause, theirs))
         conflicts.extend(_opposite_conflicts(clause, closest, theirs))
+        if not crossed:
+            conflicts.extend(
+                _substitution_conflicts(clause, closest, around_stems, names, function)
+            )
     conflicts.extend(_symbol_conflicts(own, said))
     conflicts.extend(_version_conflicts(own, around))
     if not quotation:
@@ -672,6 +682,94 @@ def _counting_once(words: list[str], index: int) -> bool:
     after = words[index + 1 : index + 2]
     before = words[index - 1 : index] if index else []
     return not after or after[0] in _ONCE_COUNTS or bool(before and before[0] in _ONCE_AFTER)
+
+
+_REPEATED_WORDS = 4
+"""The fewest words a claim's clause must repeat, in order, from a source clause for a word it
+puts in the place of one of that clause's to be a substitution (:func:`_substitution_conflicts`);
+and at least :data:`_REPEATED_SHARE` of its words."""
+_REPEATED_SHARE = 0.7
+_PRONOUNS = frozenset("it he she they this these those its his her their".split())
+"""Words that leave who or what to the text before: a claim that names it instead says what
+the source does not ("Radium was discovered in 1935" against "It was discovered in 1935")."""
+
+
+_CAPITALISED = re.compile(r"\b[^\W\d_][\w-]*")
+
+
+def _written_as_names(text: str) -> frozenset[str]:
+    """The words ``text`` writes with a capital and never in lower case, in lower case: the
+    names of the text around a passage ("Jones" at the start of a sentence too)."""
+    capital: set[str] = set()
+    lower: set[str] = set()
+    for match in _CAPITALISED.finditer(text):
+        word = match.group()
+        (capital if word[0].isupper() else lower).add(word.lower())
+    return frozenset(capital - lower)
+
+
+def _substitution_conflicts(
+    claim: list[str],
+    closest: list[list[str]],
+    present: frozenset[str],
+    names: frozenset[str],
+    function: frozenset[str] = frozenset(),
+) -> list[str]:
+    """A word of the claim in the place of a name or a pronoun of a source clause that the
+    claim otherwise repeats word for word: "Smith founded the company in 1990" against "Jones
+    founded the company in 1990" (``names``: the words the text around the passage writes
+    only with a capital), "Radium was discovered in 1935" against "It was discovered in 1935"
+    (the source leaves who or what to the sentence before, which does not say it). The clause
+    must repeat :data:`_REPEATED_WORDS` words of the source clause or more, and
+    :data:`_REPEATED_SHARE` of its own, and the swap must be one word for one, between
+    repeated words; the claim's word must stand nowhere in the text around the passage
+    (``present``: its stems), nor the source's anywhere in the claim (a moved word is no
+    swap). A slip of spelling or an inflection is no swap, nor one of the claim language's
+    ``function`` words; a number, a negation, a word of opposite meaning and a name of a kind
+    have rules of their own. A common word for another ("students" for "experts") is not
+    read: it may be a synonym ("staff" for "employees"), which only a judge can tell."""
+    if len(claim) < _REPEATED_WORDS:
+        return []
+    ours = frozenset(_stem(word) for word in claim)
+    changes = []
+    for source in closest:
+        matcher = SequenceMatcher(None, claim, source, autojunk=False)
+        blocks = matcher.get_opcodes()
+        repeated = sum(i2 - i1 for tag, i1, i2, _, _ in blocks if tag == "equal")
+        if repeated < _REPEATED_WORDS or repeated < _REPEATED_SHARE * len(claim):
+            continue
+        for at, (tag, i1, i2, j1, j2) in enumerate(blocks):
+            if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1:
+                continue
+            flanked = (at == 0 or blocks[at - 1][0] == "equal") and (
+                at == len(blocks) - 1 or blocks[at + 1][0] == "equal"
+            )
+            word, theirs = claim[i1], source[j1]
+            if (
+                flanked
+                and _content(word)
+                and word not in function
+                and theirs not in function
+                and len(word) > 2
+                and word.isalpha()
+                and (theirs in _PRONOUNS or (theirs in names and _content(theirs)))
+                and _stem(word) not in present
+                and _stem(theirs) not in ours
+                and not _slip(word, theirs)
+                and not opposite_words(word, theirs)
+                and entity_kind(word) is None
+                and direction(word) == 0
+            ):
+                changes.append(f"the claim says {word!r} where the source says {theirs!r}")
+    return changes
+
+
+def _slip(word: str, other: str) -> bool:
+    """Whether two words are one spelt two ways ("labelled" / "labeled") or inflected
+    ("annotates" / "annotated"): the same stem, or nearly the same letters."""
+    from rapidfuzz.distance import Levenshtein
+
+    return _stem(word) == _stem(other) or Levenshtein.normalized_similarity(word, other) >= 0.85
 
 
 def _opposite_conflicts(
