@@ -275,6 +275,17 @@ def test_words_nearly_verbatim_are_not_enough_where_the_signals_read_no_support(
     assert kept.label is Label.LIKELY_TRUE
 
 
+def test_words_nearly_verbatim_do_not_lift_a_claim_that_names_what_the_source_does_not() -> None:
+    # five claim sets (FEVER): "Uranium-235 was discovered in 1935" stands at 81 % similarity
+    # in "It was discovered in 1935 ..."; the lexical pass moved it up and the records door
+    # verified it, where the Verifier reads the name the passage does not give
+    source = "Content from a.md\nIt was discovered in 1935 by Arthur Jeffrey Dempster .\n"
+    claim = "Uranium-235 was discovered in 1935 ."
+    [outcome] = validator({claim: 0.5}).validate_many([claim], source)
+    assert outcome.label not in (Label.LIKELY_TRUE, Label.VERY_LIKELY_TRUE), outcome.reason
+    assert "the claim names 'Uranium-235', which the passage does not" in outcome.reason
+
+
 def test_scored_labels_with_the_best_passage_and_offsets() -> None:
     # every sentence scores the same cosine: the first, report.md's, is the best passage, and
     # the claim speaks of what it says (the label is a view of the one grade, whose signals

@@ -435,12 +435,17 @@ class SupportAssessor:
 
     def verbatim(self, claim: str, documents: Sequence[Document]) -> Evidence | None:
         """The lexical look: where the claim's words stand nearly verbatim (fuzzy alignment at
-        ``fuzzy_threshold``) in a readable document, with no change of meaning; the first
+        ``fuzzy_threshold``) in a readable document, with no change of meaning and no name
+        the text there does not give (the verifier reads the same gap: "Uranium-235 was
+        discovered in 1935" does not stand in "It was discovered in 1935 by …"); the first
         such place, or ``None``. A claim whose vector says less than its words is found here."""
         for document in self.readable(documents):
             found = self.fuzzy.find(claim, document)
             if found and not conflicts_at(claim, found[0], document):
-                return found[0]
+                near = neighbourhood(found[0].span, len(document.text), None)
+                around = document.text[near.start : near.end]
+                if not unnamed(claim, found[0].text, document.text, around):
+                    return found[0]
         return None
 
     def prefetch(self, claims: Sequence[str], documents: Sequence[Document] = ()) -> None:
