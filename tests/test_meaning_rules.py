@@ -443,3 +443,28 @@ def test_a_word_swapped_in_a_sentence_repeated_word_for_word_is_a_change(
 )  # fmt: skip
 def test_no_swap_where_the_source_says_the_same(claim: str, source: str) -> None:
     assert claim_conflicts(claim, source) == []
+
+
+def test_a_claim_standing_nearly_verbatim_names_no_one_the_sentence_leaves_to_it() -> None:
+    """The verifier's word-by-word look at a claim that stands at 80 % similarity or more
+    forgave a word put at the edge in the place of a pronoun: "Radium was discovered in
+    1935" stood in "It was discovered in 1935 by Arthur Jeffrey Dempster" and was verified."""
+    import citecheck
+    from citecheck import Document, Status
+    from citecheck.testing.fakes import HashingEmbedder
+
+    source = "It was discovered in 1935 by Arthur Jeffrey Dempster."
+    for claim in ("Radium was discovered in 1935.", "Radium was discovered in 1935 by Dempster."):
+        result = (
+            citecheck.Verifier(embedder=HashingEmbedder())
+            .verify(f"{claim} [[e]]", [Document("e", source)])
+            .results[0]
+        )
+        assert result.status is not Status.VERIFIED, result.reason
+        assert "'radium' where the source says 'it'" in result.reason, result.reason
+    same = (
+        citecheck.Verifier(embedder=HashingEmbedder())
+        .verify("It was discovered in 1935. [[e]]", [Document("e", source)])
+        .results[0]
+    )
+    assert same.status is Status.VERIFIED, same.reason

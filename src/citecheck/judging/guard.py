@@ -74,6 +74,7 @@ __all__ = [
     "leading_denial",
     "sentence_around",
     "sentence_stems",
+    "swapped_names",
     "unnamed",
 ]
 
@@ -692,6 +693,25 @@ _REPEATED_SHARE = 0.7
 _PRONOUNS = frozenset("it he she they this these those its his her their".split())
 """Words that leave who or what to the text before: a claim that names it instead says what
 the source does not ("Radium was discovered in 1935" against "It was discovered in 1935")."""
+
+
+def swapped_names(claim: str, passage: str, nearby: str | None = None) -> list[str]:
+    """The words of ``claim`` put in the place of a name or a pronoun of a ``passage``
+    sentence the claim otherwise repeats word for word (:func:`_substitution_conflicts`, one
+    of :func:`claim_conflicts`' rules), for a door that compares a claim word by word and
+    reads the rest of the guard only where a negation is near."""
+    own, around = normalize(claim), normalize(nearby or passage)
+    if guess_language(own) != guess_language(normalize(passage)):
+        return []
+    theirs = _clauses(around)
+    present = frozenset(_stem(word) for clause in theirs for word in clause)
+    function = function_words(guess_language(own))
+    names = _written_as_names(nearby or passage)
+    changes = []
+    for clause in _clauses(own):
+        closest = _closest(theirs, _stems(clause))
+        changes.extend(_substitution_conflicts(clause, closest, present, names, function))
+    return list(dict.fromkeys(changes))
 
 
 _CAPITALISED = re.compile(r"\b[^\W\d_][\w-]*")

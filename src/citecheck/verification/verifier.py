@@ -55,6 +55,7 @@ from citecheck.judging.guard import (
     denies,
     leading_denial,
     sentence_around,
+    swapped_names,
 )
 from citecheck.language.text import WORD, normalize
 from citecheck.syntax.extract import extract_text
@@ -797,10 +798,13 @@ def _in_context(
     if quoted:  # a verbatim piece: only a negation that leads into it reverses it
         return leading_denial(document.text, evidence.start)
     before, after = sentence_around(document.text, evidence.start, evidence.end)
+    passage = evidence.text
     # A claim may also frame what it says with words its word check forgave ("Non-", "All").
     if not (denies(query, or_qualifies=True) or denies(before) or denies(after)):
-        return ()
-    passage = evidence.text
+        # nor may it name another than the sentence, or what the sentence leaves to "it"
+        # ("Radium was discovered" in "It was discovered"): the word check forgives a word
+        # put at the edge in the place of a stop word
+        return tuple(swapped_names(query, passage, before + passage + after))
     return tuple(claim_conflicts(query, passage, before + passage + after))
 
 
