@@ -2,7 +2,8 @@
 
 Every false twin is a supported claim changed in one thing its verdict must see
 (:mod:`citecheck.testing.twins`: a number, a negation added or dropped, a quantifier, a
-direction, a name of one kind, who did it), against the evidence that supported the original.
+direction, a name of one kind, who did it, or a name swapped for one of another source's),
+against the evidence that supported the original.
 A twin whose new words stand in the evidence anyway is left out (it might be true there). The
 table counts, per change and per door, how many twins come out ``verified``: the target is 0
 in every cell.
@@ -46,7 +47,7 @@ import claims_data as cd
 import citecheck
 from citecheck import Document, PaperLibrary, Status
 from citecheck.embedders import SentenceTransformerEmbedder
-from citecheck.testing.twins import CHANGES
+from citecheck.testing.twins import CHANGES, names_in, swapped_name
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCLING = ROOT / ".." / "shared" / "data" / "pages" / "docling"
@@ -118,13 +119,25 @@ def _with_its_neighbour(word: str, claim: list[str], evidence: list[str]) -> boo
     )
 
 
-def twins_of(claim: str, evidence: str, rng: random.Random, page: int | None) -> Iterable[Twin]:
+KINDS = [*CHANGES, "name"]
+"""Every change the table reports: :data:`~citecheck.testing.twins.CHANGES`, and a name
+swapped for one of another source's (:func:`~citecheck.testing.twins.swapped_name`)."""
+
+
+def twins_of(
+    claim: str, evidence: str, rng: random.Random, page: int | None, names: list[str]
+) -> Iterable[Twin]:
     """The false twins of a true ``claim`` whose new words the evidence does not hold, each
-    with whether the evidence's words show the change (:func:`_shown`)."""
+    with whether the evidence's words show the change (:func:`_shown`); ``names`` are the
+    names a swapped name is chosen from."""
     words = _words(evidence)
     said = set(words)
-    for kind, change in CHANGES.items():
-        twin = change(claim, rng)
+    for kind in KINDS:
+        twin = (
+            swapped_name(claim, names, random.Random(f"{SEED} {claim}"))
+            if kind == "name"  # a generator of its own: the other twins stay as they were
+            else CHANGES[kind](claim, rng)
+        )
         if twin is None or twin == claim:
             continue
         if set(_words(twin)) - set(_words(claim)) & said:
@@ -137,9 +150,10 @@ def five_sets(data: Path, limit: int, rng: random.Random) -> list[Twin]:
     pairs = cd.load_all(data)
     out: list[Twin] = []
     for name in sorted(pairs):
+        names = sorted({n for p in pairs[name] for n in names_in(p.evidence)})
         supported = [p for p in pairs[name] if p.supported]
         for pair in cd.seeded_sample(supported, limit):
-            out.extend(twins_of(pair.claim, pair.evidence, rng, None))
+            out.extend(twins_of(pair.claim, pair.evidence, rng, None, names))
     return out
 
 
@@ -200,9 +214,10 @@ def main() -> None:
             document = library.document(key)
             pages = {p.number: p.text for p in library.pages(key) if p.number is not None}
             twins = []
+            names = sorted({n for text in pages.values() for n in names_in(text)})
             for sentence, page in docling_sentences(paper, args.sentences, rng):
                 if page in pages:
-                    twins.extend(twins_of(sentence, pages[page], rng, page))
+                    twins.extend(twins_of(sentence, pages[page], rng, page, names))
 
             def cited(claim: str, evidence: str, page: int | None, k: str = key) -> bool:
                 report = verifier.verify(f"{claim} [[{k}:p. {page}]]", [library.document(k)])
@@ -223,9 +238,9 @@ def main() -> None:
     doors = sorted({door for _, _, door in table})
     print("| source | change | " + " | ".join(doors) + " |")
     print("|---|---|" + "--:|" * len(doors))
-    kinds = [f"{kind}, {shown}" for kind in CHANGES for shown in ("shown", "not shown")]
+    kinds = [f"{kind}, {shown}" for kind in KINDS for shown in ("shown", "not shown")]
     for origin in ("five sets", "docling", "Dutch"):
-        for kind in [*kinds, *CHANGES]:
+        for kind in [*kinds, *KINDS]:
             cells = [table.get((origin, kind, door)) for door in doors]
             if not any(cells):
                 continue

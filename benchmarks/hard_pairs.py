@@ -52,7 +52,7 @@ from dataclasses import dataclass
 
 from citecheck.language.lexicon import direction
 from citecheck.language.text import sentence_spans
-from citecheck.testing.twins import CHANGES, NEGATION
+from citecheck.testing.twins import CHANGES, NEGATION, names_in, swapped_name
 
 __all__ = [
     "FALSE_KINDS",
@@ -166,25 +166,6 @@ _SPEED_WORDS = re.compile(
 
 def _cased(replacement: str, original: str) -> str:
     return replacement[0].upper() + replacement[1:] if original[:1].isupper() else replacement
-
-
-_NAME = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?")
-
-
-def names_in(text: str) -> list[str]:
-    """Capitalised words (one or two) inside a sentence, never at its start."""
-    return [m.group() for m in _NAME.finditer(text)]
-
-
-def swapped_name(claim: str, names: Sequence[str], rng: random.Random) -> str | None:
-    """``claim`` with one capitalised name inside it replaced by one of ``names`` that it does
-    not hold, or ``None``."""
-    own = list(_NAME.finditer(claim))
-    others = [n for n in names if n.lower() not in claim.lower()]
-    if not own or not others:
-        return None
-    match = rng.choice(own)
-    return claim[: match.start()] + rng.choice(others) + claim[match.end() :]
 
 
 _PASSIVE = re.compile(
@@ -318,7 +299,7 @@ def clause_added(sentence: str, other: str, rng: random.Random) -> str | None:
     if not clauses:
         return None
     clause = rng.choice(clauses)
-    if not (clause[:1].isupper() and clause[1:2].isupper()) and not _NAME.match(" " + clause):
+    if not (clause[:1].isupper() and clause[1:2].isupper()):  # "OTSL …" keeps its capitals
         clause = clause[:1].lower() + clause[1:]
     return f"{sentence.rstrip(' .')}, and {clause}."
 

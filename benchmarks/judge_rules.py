@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import claims_data as cd
 from _machine import machine
@@ -64,6 +65,45 @@ def reading(rule: Callable[[Look], Outcome] | None) -> Iterator[None]:
         Look.outcome = shipped  # type: ignore[method-assign]
 
 
+Rows = dict[str, dict[str, tuple[float, float]]]
+"""By set, then by way of grading: balanced accuracy and the share of supported claims
+verified."""
+
+
+def grade_sets(
+    sets: Mapping[str, Sequence[cd.ClaimPair]],
+    assessor: Callable[[], SupportAssessor],
+    ways: Mapping[str, Callable[[], contextlib.AbstractContextManager[Any]]],
+) -> Rows:
+    """The default path's verdicts on every set, graded inside each of ``ways`` (a context in
+    which the doors grade one way) by a fresh ``assessor()``."""
+    rows: Rows = {}
+    for name, way in ways.items():
+        with way():
+            for set_name, pairs in sets.items():
+                _scores, verdicts = support_scores(pairs, assessor())
+                labels = [p.supported for p in pairs]
+                verified = sum(v for v, y in zip(verdicts, labels, strict=True) if y)
+                rows.setdefault(set_name, {})[name] = (
+                    cd.balanced_accuracy(labels, verdicts),
+                    verified / sum(labels),
+                )
+    return rows
+
+
+def print_rows(rows: Rows, names: Sequence[str], digits: int = 3) -> None:
+    """``rows`` as a Markdown table, with the five reported sets' mean."""
+    print("| set | " + " | ".join(f"{n}: balanced acc. / supported verified" for n in names) + " |")
+    print("|---|" + "--:|" * len(names))
+    for set_name, by_way in rows.items():
+        cells = [f"{by_way[n][0]:.{digits}f} / {by_way[n][1]:.1%}" for n in names]
+        print(f"| {set_name} | " + " | ".join(cells) + " |")
+    reported = [s for s in rows if not s.startswith("CitInt train")]
+    means = [sum(rows[s][n][0] for s in reported) / len(reported) for n in names]
+    shown = " | ".join(f"**{m:.{digits}f}**" for m in means)
+    print(f"| **five reported sets, mean** | {shown} |")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, default=cd.DEFAULT_DATA, help="claims data dir")
@@ -76,29 +116,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     sets = {"CitInt train (fitting set)": cd.load_citint(args.data, "train")}
     sets.update(cd.load_all(args.data))
     assessor = SupportAssessor(CacheEmbedder(cd.EmbeddingCache(args.cache)), SupportJudge())
-    rows: dict[str, dict[str, tuple[float, float]]] = {}
-    for name, rule in RULES.items():
-        with reading(rule):
-            for set_name, pairs in sets.items():
-                _scores, verdicts = support_scores(pairs, assessor)
-                labels = [p.supported for p in pairs]
-                verified = sum(v for v, y in zip(verdicts, labels, strict=True) if y)
-                rows.setdefault(set_name, {})[name] = (
-                    cd.balanced_accuracy(labels, verdicts),
-                    verified / sum(labels),
-                )
+    ways = {name: functools.partial(reading, rule) for name, rule in RULES.items()}
+    rows = grade_sets(sets, lambda: assessor, ways)
     print("# Reading the judge's second opinion: two rules\n")
     print(f"- command: `PYTHONPATH=src:benchmarks python {' '.join(sys.argv)}`")
     print(f"- machine: {machine()}; {time.perf_counter() - started:.0f} s\n")
-    names = list(RULES)
-    print("| set | " + " | ".join(f"{n}: balanced acc. / supported verified" for n in names) + " |")
-    print("|---|" + "--:|" * len(names))
-    for set_name, by_rule in rows.items():
-        cells = [f"{by_rule[n][0]:.3f} / {by_rule[n][1]:.1%}" for n in names]
-        print(f"| {set_name} | " + " | ".join(cells) + " |")
-    reported = [s for s in rows if not s.startswith("CitInt train")]
-    means = [sum(rows[s][n][0] for s in reported) / len(reported) for n in names]
-    print("| **five reported sets, mean** | " + " | ".join(f"**{m:.3f}**" for m in means) + " |")
+    print_rows(rows, list(RULES))
     return 0
 
 

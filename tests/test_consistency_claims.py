@@ -79,6 +79,8 @@ FALSE = {
     "ordinal": ("en", "The team finished first in the national league."),
     # another person: one name swapped in a sentence repeated word for word
     "person": ("en", "President Bush nominated Sotomayor to the U.S. Supreme Court in 2009."),
+    # another person in a paraphrase: a name the page never gives, where it names another
+    "person, paraphrased": ("en", "In 1995, Tracey Jones signed with an American record label."),
     # the claim before the marker was once cut at "U.S.", losing its subject and its "not"
     "negation added, after U.S.": (
         "en",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 import citecheck
 from citecheck import Document, Status
-from citecheck.judging.guard import carries, claim_conflicts
+from citecheck.judging.guard import carries, claim_conflicts, stranger_names, unnamed
 from citecheck.judging.support import SupportAssessor, carried_at
 from citecheck.judging.support_judge import looks_english
 from citecheck.language.lexicon import (
@@ -26,7 +27,7 @@ from citecheck.language.lexicon import (
 )
 from citecheck.language.text import WORD, uncased
 from citecheck.testing.fakes import HashingEmbedder
-from citecheck.testing.twins import CHANGES
+from citecheck.testing.twins import CHANGES, swapped_name
 from citecheck.thresholds import WORDS_VERIFIED
 
 SRC = Path(__file__).parents[1] / "src" / "citecheck"
@@ -468,3 +469,89 @@ def test_a_claim_standing_nearly_verbatim_names_no_one_the_sentence_leaves_to_it
         .results[0]
     )
     assert same.status is Status.VERIFIED, same.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "named"),
+    [
+        ("Sounds of the Challenges is an album from Depeche Mode.", "Sounds of the Universe is the twelfth studio album by Depeche Mode.", "'Challenges' where the passage names 'Universe'"),
+        ("The release date was announced during its Be Right event.", "The publisher announced the release date today during its Ubisoft Forward event.", "'Right' where the passage names 'Ubisoft Forward'"),
+        ("Regarding FormsTabNet, 68% of the simple tables need bounding boxes.", "Regarding FinTabNet, 68% of the simple tables require the generation of bounding boxes.", "'FormsTabNet' where the passage names 'FinTabNet'"),
+        ("The public was surveyed in the United States and the East Asian.", "The general public was surveyed in the United States and the United Kingdom.", "'East Asian' where the passage names 'United Kingdom'"),
+        ("In Signal 1, we illustrate how HTML is used.", "In Figure 1, we illustrate how HTML is used to represent the table.", "'Signal' where the passage names 'Figure'"),
+    ],
+)  # fmt: skip
+def test_a_name_the_text_does_not_give_in_the_place_of_one_it_does_is_a_change(
+    claim: str, source: str, named: str
+) -> None:
+    """A name the source never writes, standing where the source names another (the same
+    word of content beside it, or the same words on both sides), is another one: a paraphrase
+    around it does not make it true (issue 29: which one, a person or a name of any kind)."""
+    found = unnamed(claim, source, source)
+    assert any(named in change for change in found), found
+    assert stranger_names(claim.lower(), source), "the claim's case changed the verdict"
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # the source's own names, inflected, possessive, spelt otherwise, or elsewhere
+        ("Barack Obama's father was from Kenya.", "Obama’s father was born in Kenya."),
+        ("Bristly Bellflowers are found in meadows.", "The Bristly Bellflower is found in meadows."),
+        ("The Faroe Islands are part of the Kingdom of Denmark.", "The Faeroes are part of the Kingdom of Denmark."),
+        ("Peking University is in China.", "Peking University is a Chinese university."),
+        # authors cited, and a name where the source names nothing
+        ("Obesity is linked to D2 receptors (Collin et al., 2019; Deco and Kringelbach).", "Obesity is linked to D2 receptors (Wang et al.)."),
+        ("Hrecka and colleagues identified SAMHD1 in a screen.", "SAMHD1 was identified in a proteomic screen by Laguette."),
+        ("The survey ran in the spring across Europe.", "The survey ran in the spring of 2020."),
+        # a language that writes every noun with a capital
+        ("Die Mitarbeiter arbeiten oft von zu Hause.", "Die Angestellten arbeiten oft von zu Hause."),
+    ],
+)  # fmt: skip
+def test_no_stranger_name_where_the_text_names_it_or_nothing_in_its_place(
+    claim: str, source: str
+) -> None:
+    assert stranger_names(claim, source) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sentence=st.sampled_from(
+        [
+            "The album Sounds of the Universe was released by Mute Records in April.",
+            "Tomb II is most commonly associated with Philip and his widow Cleopatra.",
+            "In Figure 1, we illustrate how HTML is used to represent the table.",
+        ]
+    ),
+    seed=st.integers(0, 10_000),
+)
+def test_a_name_swapped_for_another_sources_is_never_carried_into_a_verdict(
+    sentence: str, seed: int
+) -> None:
+    """The twin maker's swapped name (:func:`~citecheck.testing.twins.swapped_name`), against
+    the sentence it came from: the guard names it."""
+    names = ["Harrison", "Mercury Records", "Lisbon", "Table", "Julius", "Octavia"]
+    twin = swapped_name(sentence, names, random.Random(seed))
+    if twin is None or twin == sentence:
+        return
+    assert unnamed(twin, sentence, sentence) or claim_conflicts(twin, sentence), twin
+
+
+_NAMED = [
+    ("Sounds of the Challenges is an album from Depeche Mode.", "Sounds of the Universe is the twelfth studio album by Depeche Mode."),
+    ("In Signal 1, we illustrate how HTML is used.", "In Figure 1, we illustrate how HTML is used to represent the table."),
+    ("Bristly Bellflowers are found in meadows.", "The Bristly Bellflower is found in meadows."),
+    ("Obesity is linked to D2 receptors (Collin et al., 2019; Deco and Kringelbach).", "Obesity is linked to D2 receptors (Wang et al.)."),
+]  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pair=st.sampled_from(_NAMED),
+    case=st.sampled_from([str.lower, str.upper, str.title, str.swapcase, str.casefold]),
+)
+def test_the_claims_case_never_changes_what_stranger_names_reads(
+    pair: tuple[str, str], case: Callable[[str], str]
+) -> None:
+    claim, source = pair
+    assert bool(stranger_names(case(claim), source)) == bool(stranger_names(claim, source))

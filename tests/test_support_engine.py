@@ -215,3 +215,24 @@ def test_the_rules_benchmark_reads_the_judge_by_the_rule_it_names() -> None:
     assert leaning.outcome == "doubts"
     with judge_rules.reading(None):
         assert leaning.outcome == "doubts"
+
+
+def test_the_guard_rules_benchmark_turns_the_rule_it_names_off_at_every_door() -> None:
+    """``benchmarks/guard_rules.py`` grades the default path without one rule of the guard
+    (the function finds nothing wherever it is called) and puts the rule back after."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import guard_rules
+
+    from citecheck.judging import guard
+    from citecheck.verification import verifier
+
+    claim = "Sounds of the Challenges is an album from Depeche Mode."
+    source = "Sounds of the Universe is the twelfth studio album by Depeche Mode."
+    assert guard.unnamed(claim, source, source)
+    with guard_rules.without("stranger_names"):
+        assert guard.unnamed(claim, source, source) == []
+        assert verifier.stranger_names(claim, source) == []
+    assert guard.unnamed(claim, source, source)
+    assert verifier.stranger_names(claim, source)

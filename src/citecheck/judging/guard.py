@@ -21,7 +21,10 @@ paraphrase may never make, and a claim with one is at most partly supported:
   ways: each direction word is then read of the two content words after it;
 - another word in the place of a name or a pronoun of a sentence the claim otherwise
   repeats word for word ("Smith founded" against "Jones founded", "Radium was discovered"
-  against "It was discovered").
+  against "It was discovered");
+- a word the text near the passage does not say, in the place of a name it gives, between
+  the same words (:func:`stranger_names`, read by :func:`unnamed`: "Sounds of the Challenges
+  is an album" against "Sounds of the Universe is the twelfth album").
 
 The rules lean towards refusing: a claim wrongly refused is shown to the user with a reason to
 check, while a false claim wrongly verified is the one error a verifier must not make.
@@ -74,6 +77,7 @@ __all__ = [
     "leading_denial",
     "sentence_around",
     "sentence_stems",
+    "stranger_names",
     "swapped_names",
     "unnamed",
 ]
@@ -1089,8 +1093,9 @@ def unnamed(claim: str, passage: str, document: str, around: str = "") -> list[s
         written = _as_written(word, document)
         if written is not None or _mixed(core):
             ours[core] = (word, written or word)
+    strangers = stranger_names(claim, around or passage)
     if not ours:
-        return []  # the common case: a claim that names nothing, settled at once
+        return strangers  # the common case: a claim that names nothing, settled at once
     said = _compact(normalize(passage))
     near = _compact(normalize(around)) if around else said
     theirs = {
@@ -1112,7 +1117,381 @@ def unnamed(claim: str, passage: str, document: str, around: str = "") -> list[s
             changes.append(f"the claim names {word!r} where the passage names {shown}")
         elif low not in near and not any(_same_name(low, other) for other in nearby):
             changes.append(f"the claim names {word!r}, which the passage does not")
-    return changes
+    return [*changes, *strangers]
+
+
+_TOKEN = re.compile(r"[^\W_][\w'’\-]*|\S")
+_OPENING = frozenset(".!?:;\"“”„'‘’«»()[]{}—–•*#")
+"""Marks after which a word is capitalised as the start of something (a sentence, a title,
+a quotation, an item), not as a name."""
+_CAPITALISED_NOUNS = frozenset({"de"})
+"""Languages that write every noun with a capital: a capital there says no name."""
+
+
+def stranger_names(claim: str, around: str) -> list[str]:
+    """Words of the claim that ``around`` (the text near the passage) does not say, each in
+    the place of a name of it that the claim does not give: the two stand between the same
+    words ("Sounds of the Challenges is an album" against "Sounds of the Universe is the
+    twelfth album"; "during its Be Right event" against "during its Ubisoft Forward event"),
+    beside a word of content or between the same two words.
+
+    The claim's own capitals are not read (its case changes nothing): a word of it is a
+    stranger when the text has no word of the same first five letters and nearly its length
+    ("Obama's" and "Bellflowers" are the text's "Obama" and "Bellflower"; "FormsTabNet" is not
+    its "forms"; "Tim" is its "Timothy"), and a run of strangers takes along the words beside
+    it that the text writes only as names ("Mercury Records" where the text has "Mute
+    Records"). The text's names are runs of words it writes with a capital inside a sentence
+    (:func:`_name_runs`: not a word that opens one, not a heading in title case). No swap: a
+    run that shares a word with the name ("name Marcus" / "Marcus Morgan") or is spelt nearly
+    as it ("Faroe" / "Faeroes", "China" / "Chinese"), authors cited in brackets or "et al.", a
+    number (the number rules read those), a claim in a language that writes every noun with a
+    capital. A claim that says what the text near its passage does not, in no such place, is
+    left to :func:`unnamed` and the judge.
+    """
+    if guess_language(normalize(claim)) in _CAPITALISED_NOUNS:
+        return []
+    ours = _tokens(claim)
+    strangers = _stranger_runs(ours, around)
+    if not strangers:
+        return []
+    cited = _cited(ours)
+    said = frozenset(_plain(word) for word in ours)
+    theirs = [
+        name
+        for name in _name_runs(around)
+        if any(len(w) >= 3 and w not in STOP_WORDS and w not in said for w in map(_plain, name[0]))
+    ]
+    changes = []
+    for stranger in strangers:
+        if stranger[0][0] in cited:
+            continue
+        places = []
+        beside = {*stranger[1][:2], *stranger[2][:2]}
+        for name in theirs:
+            if (
+                beside.isdisjoint((*name[1][:2], *name[2][:2]))
+                and _plain(stranger[0][0]) != _plain(name[0][0])
+                and _plain(stranger[0][-1]) != _plain(name[0][-1])
+            ):
+                continue  # nothing beside them alike, no word alike at an end: no place
+            (run, left, right), (other, their_left, their_right) = _trimmed(stranger, name)
+            if (
+                run
+                and other
+                and _same_place(left, right, their_left, their_right)
+                and not _spelt_alike(run, other)
+                and _parts(run).isdisjoint(_parts(other))  # "name Marcus" / "Marcus Morgan"
+            ):
+                places.append((run, other, their_left == left and their_right == right))
+        if places:
+            run, other, _ = max(places, key=lambda place: place[2])  # both sides alike first
+            changes.append(
+                f"the claim says {' '.join(run)!r} where the passage names {' '.join(other)!r}"
+            )
+    return list(dict.fromkeys(changes))
+
+
+def _parts(run: list[str]) -> frozenset[str]:
+    """The words of a run and their hyphenated parts (:func:`_plain`)."""
+    return frozenset(part for word in run for part in _plain(word).split("-") if part)
+
+
+def _trimmed(ours: Run, theirs: Run) -> tuple[Run, Run]:
+    """Two runs without the words they share at their start and their end ("Stage II" and
+    "Philip II" are "Stage" and "Philip" before "ii"), each with the words now beside it."""
+    (run, left, right), (other, their_left, their_right) = ours, theirs
+    start = 0
+    while start < min(len(run), len(other)) and _plain(run[start]) == _plain(other[start]):
+        word = _plain(run[start])
+        left, their_left = (word, word, left[2] | {word}), (word, word, their_left[2] | {word})
+        start += 1
+    end = 0
+    while end < min(len(run), len(other)) - start and _plain(run[-1 - end]) == _plain(
+        other[-1 - end]
+    ):
+        word = _plain(run[-1 - end])
+        right = (word, word, right[2] | {word})
+        their_right = (word, word, their_right[2] | {word})
+        end += 1
+    return (
+        (run[start : len(run) - end], left, right),
+        (other[start : len(other) - end], their_left, their_right),
+    )
+
+
+def _stranger_runs(tokens: list[str], text: str) -> list[Run]:
+    """The runs of the claim's ``tokens`` with a stranger in them (:func:`stranger_names`),
+    with the words beside them."""
+    said, capitals = _bare_lower(text), _capital_words(text)
+    kinds = [_kind_of(token, said, capitals, text) for token in tokens]
+    found: list[Run] = []
+    at = 0
+    while at < len(tokens):
+        if kinds[at] is None:
+            at += 1
+            continue
+        end = at
+        while end < len(tokens) and kinds[end] is not None:
+            end += 1
+        begin = at
+        if kinds[at] == "name" and (at == 0 or tokens[at - 1] in _OPENING):
+            begin += 1  # as the text's names: a word that opens a sentence begins none
+        if "stranger" in kinds[begin:end]:
+            found.append((tokens[begin:end], *_around_run(tokens, begin, end)))
+        at = end
+    return found
+
+
+def _kind_of(token: str, said: str, capitals: frozenset[str], text: str) -> str | None:
+    """ "stranger" for a word of the claim the text does not say, "name" for one it writes
+    only as a name (with a capital, never in lower case), else ``None``."""
+    plain = _plain(token)
+    if not plain[:1].isalpha() or any(c.isdigit() for c in plain) or plain in STOP_WORDS:
+        return None
+    if plain in capitals and not _in_lower_case(plain, text):
+        return "name"
+    if len(plain) < 3 or _says(plain, said):
+        return None
+    return "stranger"
+
+
+def _says(plain: str, said: str) -> bool:
+    """Whether the text (``said``, :func:`_bare_lower`) says ``plain``: a word of the same
+    first five letters, no more than :data:`_INFLECTION` letters longer or shorter; a shorter
+    word, one that begins a word of the text ("Tim" of "Timothy"). A few searches of the
+    text, no pattern compiled for each word."""
+    key = plain[:_STEM]
+    at = said.find(key)
+    while at >= 0:
+        if at == 0 or not _in_word(said[at - 1]):
+            if len(plain) < _STEM:
+                return True
+            end = at + len(key)
+            while end < len(said) and (_in_word(said[end]) or said[end] in "'’"):
+                end += 1
+            if abs(len(_plain(said[at:end])) - len(plain)) <= _INFLECTION:
+                return True
+        at = said.find(key, at + 1)
+    return False
+
+
+_INFLECTION = 3
+
+
+@lru_cache(maxsize=64)
+def _bare_lower(text: str) -> str:
+    """``text`` in lower case, without accents (as :func:`_plain` writes a word)."""
+    lowered = text.lower()
+    if lowered.isascii():
+        return lowered
+    bare = unicodedata.normalize("NFKD", lowered)
+    return "".join(c for c in bare if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=64)
+def _capital_words(text: str) -> frozenset[str]:
+    """The words ``text`` writes with a capital (:func:`_plain`)."""
+    return frozenset(
+        _plain(m.group()) for m in _CAPITAL_WORD.finditer(text) if m.group()[0].isupper()
+    )
+
+
+def _in_lower_case(plain: str, text: str) -> bool:
+    """Whether ``text`` writes the word ``plain`` in lower case somewhere, as a whole word."""
+    at = text.find(plain)
+    while at >= 0:
+        end = at + len(plain)
+        if (at == 0 or not _in_word(text[at - 1])) and (
+            end == len(text) or not _in_word(text[end])
+        ):
+            return True
+        at = text.find(plain, at + 1)
+    return False
+
+
+Beside = tuple[str, str, frozenset[str]]
+"""What stands on one side of a run (:func:`_plain`; "" at an end): the next word or mark,
+the next that is not a stop word, and the next :data:`_WINDOW` words and marks."""
+Run = tuple[list[str], Beside, Beside]
+"""A run of words as written, with what stands before it and after it."""
+
+
+def _around_run(tokens: list[str], begin: int, end: int) -> tuple[Beside, Beside]:
+    """What stands before and after ``tokens[begin:end]``."""
+    return _next_words(tokens, begin - 1, -1), _next_words(tokens, end, 1)
+
+
+def _next_words(tokens: list[str], at: int, step: int) -> Beside:
+    """The token at ``at``, the first from there on (by ``step``) that is no stop word, and
+    the :data:`_WINDOW` tokens from there on."""
+    first = content = ""
+    window: list[str] = []
+    while 0 <= at < len(tokens) and (not content or len(window) < _WINDOW):
+        word = _plain(tokens[at])
+        first = first or word
+        if len(window) < _WINDOW:
+            window.append(word)
+        if not content and word not in STOP_WORDS:
+            content = word
+        at += step
+    return first, content, frozenset(window)
+
+
+_WINDOW = 3
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text)
+
+
+def _capitalised(word: str) -> bool:
+    """A word written as a name: a capital first, small letters too, and a capital after each
+    hyphen ("Cateau-Cambrésis"; not "N-glycosylation", a term)."""
+    return (
+        word[0].isupper()
+        and any(c.islower() for c in word)
+        and all(part[:1].isupper() or part[:1].isdigit() for part in word.split("-"))
+    )
+
+
+@lru_cache(maxsize=64)
+def _name_runs(text: str) -> tuple[Run, ...]:
+    """The names ``text`` writes inside its sentences: runs of capitalised words (a word in
+    capitals goes on one, "Philip II"; a stop word ends one, "Sounds Of The Universe"), with
+    the words beside them. A word that opens a sentence, a title or a quotation begins no
+    run, and a run among capitalised words (a heading in title case) is none. Only the
+    capitalised words are visited, and the text beside each run: not every word."""
+    words = [m for m in _CAPITAL_WORD.finditer(text) if m.group().lower() not in STOP_WORDS]
+    found: list[Run] = []
+    at = 0
+    while at < len(words):
+        if not _capitalised(words[at].group()):
+            at += 1
+            continue
+        end = at + 1
+        while (
+            end < len(words)
+            and text[words[end - 1].end() : words[end].start()].isspace()
+            and (_capitalised(words[end].group()) or words[end].group().isupper())
+        ):
+            end += 1
+        run = [m.group() for m in words[at:end]]
+        before = _tokens(text[max(0, words[at].start() - _BESIDE_CHARS) : words[at].start()])
+        after = _tokens(text[words[end - 1].end() : words[end - 1].end() + _BESIDE_CHARS])
+        if not before or before[-1] in _OPENING:  # it opens a sentence: its first word may
+            before.append(run.pop(0))  # be no name ("Regarding FinTabNet")
+        beside = before[-_TITLE:] + after[:_TITLE]
+        if run and sum(map(_capitalised, beside)) < _TITLE_CAPITALS:
+            found.append((run, _next_words(before, len(before) - 1, -1), _next_words(after, 0, 1)))
+        at = end
+    return tuple(found)
+
+
+_CAPITAL_WORD = re.compile(r"(?<![\w'’\-])[^\W\da-zß-öø-ÿ_][\w'’\-]*")
+"""A word that may begin with a capital: its first letter is no small Latin letter (each
+found is asked, :func:`_capitalised`)."""
+_BESIDE_CHARS = 80
+"""How much text on either side of a run its neighbours are read from."""
+
+
+_TITLE = 4
+_TITLE_CAPITALS = 3
+"""A run with this many capitalised words among the :data:`_TITLE` words on either side of
+it stands in a heading in title case ("Estate Planning and Capital Gains"): no name."""
+
+
+def _plain(word: str) -> str:
+    """A word as runs and their neighbours are compared: in lower case, without accents or a
+    possessive ending."""
+    plain = word.lower()
+    if not plain.isascii():
+        bare = unicodedata.normalize("NFKD", plain)
+        plain = "".join(c for c in bare if not unicodedata.combining(c))
+    for ending in ("'s", "’s", "'", "’"):
+        plain = plain.removesuffix(ending)
+    return plain
+
+
+def _same_place(left: Beside, right: Beside, their_left: Beside, their_right: Beside) -> bool:
+    """Whether two runs stand in the same place: between the same two words (one of them a
+    word, not a mark), next to them or past the stop words ("its Be Right event" and "its
+    Ubisoft Forward event" stand between "during" and "event"), with
+    :data:`_SHARED_BESIDE` of the :data:`_WINDOW` words and marks on either side the same, a
+    word of content among them ("used in natural language processing." and "written in
+    Python." share only "in" and the full stop)."""
+    between = any(
+        ours == theirs and (ours[0].isalnum() or ours[1].isalnum())
+        for ours, theirs in (
+            ((left[0], right[0]), (their_left[0], their_right[0])),
+            ((left[1], right[1]), (their_left[1], their_right[1])),
+        )
+    )
+    if not between:
+        return False
+    shared_left, shared_right = left[2] & their_left[2], right[2] & their_right[2]
+    return len(shared_left) + len(shared_right) >= _SHARED_BESIDE and any(
+        _a_content_word(word) for word in shared_left | shared_right
+    )
+
+
+_SHARED_BESIDE = 3
+
+
+def _a_content_word(word: str) -> bool:
+    return word.isalnum() and word not in STOP_WORDS
+
+
+def _cited(tokens: list[str]) -> frozenset[str]:
+    """The words of ``tokens`` that cite authors: inside a bracket with "et al." or a year in
+    it ("(Collin et al., 2019; Deco and Kringelbach)"), or before "et al." or "and
+    colleagues"."""
+    inside: set[str] = set()
+    opened: list[int] = []
+    for at, token in enumerate(tokens):
+        if token in "([":
+            opened.append(at)
+        elif token in ")]" and opened:
+            start = opened.pop()
+            held = tokens[start + 1 : at]
+            if _citing(held):
+                inside.update(held)
+    if opened:  # a bracket the claim leaves open runs to its end
+        held = tokens[opened[0] + 1 :]
+        if _citing(held):
+            inside.update(held)
+    for at in range(1, len(tokens) - 1):  # "Smith et al.", "Hrecka and colleagues"
+        token, following = tokens[at].lower(), tokens[at + 1].lower()
+        if (token == "et" and following == "al") or (token == "and" and following in _COLLEAGUES):
+            inside.add(tokens[at - 1])
+    return frozenset(inside)
+
+
+_COLLEAGUES = frozenset(("colleagues", "co-workers", "coworkers", "collaborators"))
+
+
+def _citing(held: list[str]) -> bool:
+    """Whether the words inside a bracket cite: "et al." or a year."""
+    return any(word.lower() == "et" or _YEAR.fullmatch(word.lower()) for word in held)
+
+
+_YEAR = re.compile(r"(?:1[5-9]|20)\d\d[a-z]?")
+
+
+def _spelt_alike(ours: list[str], theirs: list[str]) -> bool:
+    """Whether a word of one run is a word of the other spelt or inflected another way: the
+    same first four letters ("China" / "Chinese"), or nearly the same letters ("Faroe" /
+    "Faeroes")."""
+    from rapidfuzz.distance import Levenshtein
+
+    return any(
+        a[:4] == b[:4] or Levenshtein.normalized_similarity(a, b) >= _SPELT_ALIKE
+        for a in map(_plain, ours)
+        for b in map(_plain, theirs)
+        if len(a) >= 3 and len(b) >= 3 and a != b  # a word both give is not the swap
+    )
+
+
+_SPELT_ALIKE = 0.7
 
 
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)

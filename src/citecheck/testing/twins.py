@@ -13,6 +13,10 @@ returns the claim with one fact changed, or ``None`` when the claim has nothing 
   kind ("Irish" for "American");
 - ``agent``: who did it ("automatically" for "manually" or "by human annotators").
 
+:func:`swapped_name` changes a name inside the claim for another one ("Douala is Manuel's
+best friend" for "Gregorio is …"); it takes the names to choose from (those of other
+sources), so it is not one of :data:`CHANGES`.
+
 The meaning guard, the cross-door tests, ``benchmarks/falsify.py`` and the judge's training
 script (hard pairs) make their false claims here, so that what is tested, measured and trained
 on is the same thing.
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from citecheck.language.lexicon import ENTITY_KINDS, entity_kind
 from citecheck.language.text import LETTERS
@@ -37,6 +41,8 @@ __all__ = [
     "changed_number",
     "changed_quantifier",
     "dropped_negation",
+    "names_in",
+    "swapped_name",
 ]
 
 _NUMBER = re.compile(r"(?<![\w.,\-/])\d+(?:[.,]\d+)?(?![\w\-/])")
@@ -222,3 +228,22 @@ CHANGES: dict[str, Callable[[str, random.Random], str | None]] = {
     "agent": changed_agent,
 }
 """Every change, by the name the benchmarks report it under."""
+
+
+_NAME = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?")
+
+
+def names_in(text: str) -> list[str]:
+    """Capitalised words (one or two) inside a sentence, never at its start."""
+    return [m.group() for m in _NAME.finditer(text)]
+
+
+def swapped_name(claim: str, names: Sequence[str], rng: random.Random) -> str | None:
+    """``claim`` with one capitalised name inside it (:func:`names_in`) replaced by one of
+    ``names`` that it does not hold, or ``None``."""
+    own = list(_NAME.finditer(claim))
+    others = [n for n in names if n.lower() not in claim.lower()]
+    if not own or not others:
+        return None
+    match = rng.choice(own)
+    return claim[: match.start()] + rng.choice(others) + claim[match.end() :]

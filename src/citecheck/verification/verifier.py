@@ -55,6 +55,7 @@ from citecheck.judging.guard import (
     denies,
     leading_denial,
     sentence_around,
+    stranger_names,
     swapped_names,
 )
 from citecheck.language.text import WORD, normalize
@@ -799,13 +800,17 @@ def _in_context(
         return leading_denial(document.text, evidence.start)
     before, after = sentence_around(document.text, evidence.start, evidence.end)
     passage = evidence.text
+    sentence = before + passage + after
+    # nor may it name what the sentence does not, in the place of a name the sentence
+    # gives ("during its Be Right event" in "during its Ubisoft Forward event")
+    strangers = stranger_names(query, sentence)
     # A claim may also frame what it says with words its word check forgave ("Non-", "All").
     if not (denies(query, or_qualifies=True) or denies(before) or denies(after)):
         # nor may it name another than the sentence, or what the sentence leaves to "it"
         # ("Radium was discovered" in "It was discovered"): the word check forgives a word
         # put at the edge in the place of a stop word
-        return tuple(swapped_names(query, passage, before + passage + after))
-    return tuple(claim_conflicts(query, passage, before + passage + after))
+        return tuple(dict.fromkeys([*swapped_names(query, passage, sentence), *strangers]))
+    return tuple(dict.fromkeys([*claim_conflicts(query, passage, sentence), *strangers]))
 
 
 def _places(
