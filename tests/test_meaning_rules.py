@@ -479,6 +479,7 @@ def test_a_claim_standing_nearly_verbatim_names_no_one_the_sentence_leaves_to_it
         ("Regarding FormsTabNet, 68% of the simple tables need bounding boxes.", "Regarding FinTabNet, 68% of the simple tables require the generation of bounding boxes.", "'FormsTabNet' where the passage names 'FinTabNet'"),
         ("The public was surveyed in the United States and the East Asian.", "The general public was surveyed in the United States and the United Kingdom.", "'East Asian' where the passage names 'United Kingdom'"),
         ("In Signal 1, we illustrate how HTML is used.", "In Figure 1, we illustrate how HTML is used to represent the table.", "'Signal' where the passage names 'Figure'"),
+        ("Some scholars argue that it belongs to Stage II and his widow.", "Tomb II is most commonly associated with Philip II and his widow Cleopatra.", "'Stage' where the passage names 'Philip'"),
     ],
 )  # fmt: skip
 def test_a_name_the_text_does_not_give_in_the_place_of_one_it_does_is_a_change(

@@ -1415,10 +1415,11 @@ def _plain(word: str) -> str:
 def _same_place(left: Beside, right: Beside, their_left: Beside, their_right: Beside) -> bool:
     """Whether two runs stand in the same place: between the same two words (one of them a
     word, not a mark), next to them or past the stop words ("its Be Right event" and "its
-    Ubisoft Forward event" stand between "during" and "event"), with
-    :data:`_SHARED_BESIDE` of the :data:`_WINDOW` words and marks on either side the same, a
-    word of content among them ("used in natural language processing." and "written in
-    Python." share only "in" and the full stop)."""
+    Ubisoft Forward event" stand between "during" and "event"), with :data:`_SHARED_BESIDE`
+    of the :data:`_WINDOW` words and marks on either side the same, a word of content among
+    them ("used in natural language processing." and "written in Python." share only "in"
+    and the full stop); or with one side alike word for word, a word of content in it
+    ("belongs to Stage II and his widow" and "associated with Philip II and his widow")."""
     between = any(
         ours == theirs and (ours[0].isalnum() or ours[1].isalnum())
         for ours, theirs in (
@@ -1426,9 +1427,15 @@ def _same_place(left: Beside, right: Beside, their_left: Beside, their_right: Be
             ((left[1], right[1]), (their_left[1], their_right[1])),
         )
     )
-    if not between:
-        return False
     shared_left, shared_right = left[2] & their_left[2], right[2] & their_right[2]
+    if not between:  # one side alike word for word is a place too ("to Stage II and his")
+        return any(
+            ours[0] == theirs[0] and len(shared) >= _WINDOW and any(map(_a_content_word, shared))
+            for ours, theirs, shared in (
+                (left, their_left, shared_left),
+                (right, their_right, shared_right),
+            )
+        )
     return len(shared_left) + len(shared_right) >= _SHARED_BESIDE and any(
         _a_content_word(word) for word in shared_left | shared_right
     )
