@@ -23,18 +23,16 @@ Run from the repository root (embeddings from ``benchmarks/claims.py``'s cache):
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 
 import claims_data as cd
 from _machine import machine
 from claims import CacheEmbedder, assess_pairs
-from judge_rules import grade_sets, print_rows
+from judge_rules import grade_sets, graded_sets, print_rows, sets_parser
 
 from citecheck.judging import guard
 from citecheck.judging.support import SupportAssessor
@@ -83,19 +81,15 @@ def without(rule: str) -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--data", type=Path, default=cd.DEFAULT_DATA, help="claims data dir")
-    parser.add_argument("--cache", type=Path, default=cd.DEFAULT_CACHE, help="embedding cache")
+    parser = sets_parser(__doc__)
     parser.add_argument("--rule", choices=sorted(RULES), default="stranger_names")
     parser.add_argument("--passes", type=int, default=3, help="timed passes of each")
     parser.add_argument("--sample", type=int, default=300, help="timed pairs per set")
     args = parser.parse_args(argv)
-    if not args.data.is_dir():
-        print(f"no data at {args.data}", file=sys.stderr)
-        return 2
     started = time.perf_counter()
-    sets = {"CitInt train (fitting set)": cd.load_citint(args.data, "train")}
-    sets.update(cd.load_all(args.data))
+    sets = graded_sets(args.data)
+    if sets is None:
+        return 2
     cache = cd.EmbeddingCache(args.cache)
 
     def assessor() -> SupportAssessor:

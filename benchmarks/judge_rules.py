@@ -104,17 +104,31 @@ def print_rows(rows: Rows, names: Sequence[str], digits: int = 3) -> None:
     print(f"| **five reported sets, mean** | {shown} |")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+def sets_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A command line with the data and the embedding cache the graded sets come from."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0] if doc else None)
     parser.add_argument("--data", type=Path, default=cd.DEFAULT_DATA, help="claims data dir")
     parser.add_argument("--cache", type=Path, default=cd.DEFAULT_CACHE, help="embedding cache")
-    args = parser.parse_args(argv)
-    if not args.data.is_dir():
-        print(f"no data at {args.data}", file=sys.stderr)
-        return 2
+    return parser
+
+
+def graded_sets(data: Path) -> dict[str, list[cd.ClaimPair]] | None:
+    """CitInt train (the fitting set) and the five reported sets, or ``None`` (said) when
+    ``data`` is not there."""
+    if not data.is_dir():
+        print(f"no data at {data}", file=sys.stderr)
+        return None
+    sets = {"CitInt train (fitting set)": cd.load_citint(data, "train")}
+    sets.update(cd.load_all(data))
+    return sets
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = sets_parser(__doc__).parse_args(argv)
     started = time.perf_counter()
-    sets = {"CitInt train (fitting set)": cd.load_citint(args.data, "train")}
-    sets.update(cd.load_all(args.data))
+    sets = graded_sets(args.data)
+    if sets is None:
+        return 2
     assessor = SupportAssessor(CacheEmbedder(cd.EmbeddingCache(args.cache)), SupportJudge())
     ways = {name: functools.partial(reading, rule) for name, rule in RULES.items()}
     rows = grade_sets(sets, lambda: assessor, ways)

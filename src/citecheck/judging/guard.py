@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import pairwise
@@ -1120,7 +1120,8 @@ def unnamed(claim: str, passage: str, document: str, around: str = "") -> list[s
     return [*changes, *strangers]
 
 
-_TOKEN = re.compile(r"[^\W_][\w'’\-]*|\S")
+_TOKEN = re.compile(_TOKENS.pattern + r"|\S")
+"""A word (:data:`_TOKENS`) or a mark."""
 _OPENING = frozenset(".!?:;\"“”„'‘’«»()[]{}—–•*#")
 """Marks after which a word is capitalised as the start of something (a sentence, a title,
 a quotation, an item), not as a name."""
@@ -1148,7 +1149,7 @@ def stranger_names(claim: str, around: str) -> list[str]:
     capital. A claim that says what the text near its passage does not, in no such place, is
     left to :func:`unnamed` and the judge.
     """
-    if guess_language(normalize(claim)) in _CAPITALISED_NOUNS:
+    if claim_language(claim) in _CAPITALISED_NOUNS:
         return []
     ours = _tokens(claim)
     strangers = _stranger_runs(ours, around)
@@ -1261,18 +1262,24 @@ def _says(plain: str, said: str) -> bool:
     word, one that begins a word of the text ("Tim" of "Timothy"). A few searches of the
     text, no pattern compiled for each word."""
     key = plain[:_STEM]
-    at = said.find(key)
-    while at >= 0:
-        if at == 0 or not _in_word(said[at - 1]):
-            if len(plain) < _STEM:
-                return True
-            end = at + len(key)
-            while end < len(said) and (_in_word(said[end]) or said[end] in "'’"):
-                end += 1
-            if abs(len(_plain(said[at:end])) - len(plain)) <= _INFLECTION:
-                return True
-        at = said.find(key, at + 1)
+    for at in _word_starts(key, said):
+        if len(plain) < _STEM:
+            return True
+        end = at + len(key)
+        while end < len(said) and (_in_word(said[end]) or said[end] in "'’"):
+            end += 1
+        if abs(len(_plain(said[at:end])) - len(plain)) <= _INFLECTION:
+            return True
     return False
+
+
+def _word_starts(key: str, text: str) -> Iterator[int]:
+    """Where ``key`` begins a word of ``text``: a few searches, no pattern compiled."""
+    at = text.find(key)
+    while at >= 0:
+        if at == 0 or not _in_word(text[at - 1]):
+            yield at
+        at = text.find(key, at + 1)
 
 
 _INFLECTION = 3
@@ -1281,10 +1288,13 @@ _INFLECTION = 3
 @lru_cache(maxsize=64)
 def _bare_lower(text: str) -> str:
     """``text`` in lower case, without accents (as :func:`_plain` writes a word)."""
-    lowered = text.lower()
-    if lowered.isascii():
-        return lowered
-    bare = unicodedata.normalize("NFKD", lowered)
+    return _unaccented(text.lower())
+
+
+def _unaccented(text: str) -> str:
+    if text.isascii():
+        return text
+    bare = unicodedata.normalize("NFKD", text)
     return "".join(c for c in bare if not unicodedata.combining(c))
 
 
@@ -1298,15 +1308,10 @@ def _capital_words(text: str) -> frozenset[str]:
 
 def _in_lower_case(plain: str, text: str) -> bool:
     """Whether ``text`` writes the word ``plain`` in lower case somewhere, as a whole word."""
-    at = text.find(plain)
-    while at >= 0:
-        end = at + len(plain)
-        if (at == 0 or not _in_word(text[at - 1])) and (
-            end == len(text) or not _in_word(text[end])
-        ):
-            return True
-        at = text.find(plain, at + 1)
-    return False
+    return any(
+        at + len(plain) == len(text) or not _in_word(text[at + len(plain)])
+        for at in _word_starts(plain, text)
+    )
 
 
 Beside = tuple[str, str, frozenset[str]]
@@ -1403,10 +1408,7 @@ it stands in a heading in title case ("Estate Planning and Capital Gains"): no n
 def _plain(word: str) -> str:
     """A word as runs and their neighbours are compared: in lower case, without accents or a
     possessive ending."""
-    plain = word.lower()
-    if not plain.isascii():
-        bare = unicodedata.normalize("NFKD", plain)
-        plain = "".join(c for c in bare if not unicodedata.combining(c))
+    plain = _unaccented(word.lower())
     for ending in ("'s", "’s", "'", "’"):
         plain = plain.removesuffix(ending)
     return plain
