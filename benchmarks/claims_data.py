@@ -784,11 +784,13 @@ def package_version(package: str) -> str:
         return str(getattr(module, "__version__", "not installed"))
 
 
-def seeded_sample(pairs: list[ClaimPair], limit: int | None) -> list[ClaimPair]:
+def seeded_sample(
+    pairs: list[ClaimPair], limit: int | None, seed: int = LIMIT_SEED
+) -> list[ClaimPair]:
     """A seeded random subset in file order: files are often sorted by label or source."""
     if limit is None or limit >= len(pairs):
         return pairs
-    keep = sorted(random.Random(LIMIT_SEED).sample(range(len(pairs)), limit))
+    keep = sorted(random.Random(seed).sample(range(len(pairs)), limit))
     return [pairs[i] for i in keep]
 
 

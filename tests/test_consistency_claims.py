@@ -40,7 +40,10 @@ EN_PAGE = (
     "Unemployment in the region fell sharply in 2020. "
     "Tracey Edmonds signed with an American record label in 1995. "
     "The team finished third in the national league. "
-    "President Obama nominated Sotomayor to the U.S. Supreme Court in 2009."
+    "President Obama nominated Sotomayor to the U.S. Supreme Court in 2009. "
+    "Trajectories came from the Federal Highway Administration (FHWA) in the United States. "
+    "Researchers found that remote work reduced commuting. "
+    'Margot Robbie plays Harley Quinn in "Birds of Prey."'
 )
 NL_PAGE = (
     "Waterfilters werden dagelijks gebruikt in 87 procent van de huishoudens. "
@@ -59,6 +62,7 @@ TRUE = {
     ),
     "verbatim with a not beside": ("en", "Unemployment in the region fell sharply in 2020."),
     "after U.S.": ("en", "Obama nominated Sotomayor to the U.S. Supreme Court in 2009."),
+    "quoted title": ("en", 'Margot Robbie plays Harley Quinn in "Birds of Prey."'),
     "nl verbatim": ("nl", "De werkloosheid in de regio daalde sterk in 2020."),
     "nl function words": (
         "nl",
@@ -73,6 +77,13 @@ FALSE = {
     "quantifier": ("en", "Water filters were in daily use in all households."),
     "direction": ("en", "OTSL makes inference slower than HTML."),
     "direction, rose": ("en", "Unemployment in the region rose sharply in 2020."),
+    "direction, particle": ("en", "OTSL yields a 2x speed down in inference compared to HTML."),
+    "quantifier, general": ("en", "All researchers found that remote work reduced commuting."),
+    # a title quoted verbatim vouches for the title, not for the sentence around it
+    "negation around a quoted title": (
+        "en",
+        'Margot Robbie does not play Harley Quinn in "Birds of Prey."',
+    ),
     "entity": ("en", "Tracey Edmonds signed with an Irish record label in 1995."),
     "agent": ("en", "The dataset was annotated automatically, without humans."),
     "agent, no negation": ("en", "The dataset was annotated automatically over three months."),
@@ -81,6 +92,12 @@ FALSE = {
     "person": ("en", "President Bush nominated Sotomayor to the U.S. Supreme Court in 2009."),
     # another person in a paraphrase: a name the page never gives, where it names another
     "person, paraphrased": ("en", "In 1995, Tracey Jones signed with an American record label."),
+    # a name past an aside in brackets: the page names the United States there
+    "name after an aside": (
+        "en",
+        "Trajectories came from the Federal Highway Administration (FHWA) in the Questionnaire "
+        "(US).",
+    ),
     # the claim before the marker was once cut at "U.S.", losing its subject and its "not"
     "negation added, after U.S.": (
         "en",

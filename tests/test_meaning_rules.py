@@ -42,6 +42,9 @@ SRC = Path(__file__).parents[1] / "src" / "citecheck"
         ("Most respondents agreed.", "Only 30 percent of respondents agreed.", "30 percent"),
         ("Few respondents agreed.", "Some 70 % of respondents agreed.", "70 %"),
         ("All these models have all weaknesses.", "All these models have some weaknesses.", "some"),
+        # the source speaks of them in general, with no word of quantity
+        ("All researchers have found that gay men endorse these beliefs.", "Researchers found that gay men endorse these beliefs.", "'researchers' without it"),
+        ("Every patient received the drug daily.", "Patients received the drug daily.", "'patients' without it"),
     ],
 )  # fmt: skip
 def test_a_universal_or_a_majority_against_a_share_is_a_change(
@@ -64,6 +67,9 @@ def test_a_universal_or_a_majority_against_a_share_is_a_change(
         ("Growth decelerated in the second half.", "Growth accelerated in the second half."),
         ("The macro-average worsens by around 5%.", "The macro-average improves by around 5%."),
         ("Quality is worsening.", "Quality is improving."),
+        # a word of direction before "up" or "down": the particle says which way
+        ("However OTSL yields a 2x speed down in the inference runtime over HTML.", "However OTSL yields a 2x speed up in the inference runtime over HTML."),
+        ("The economy sped up in 2020.", "The economy slowed down sharply in 2020."),
     ],
 )  # fmt: skip
 def test_a_direction_turned_round_in_other_words_is_a_change(claim: str, source: str) -> None:
@@ -77,6 +83,11 @@ def test_a_direction_turned_round_in_other_words_is_a_change(claim: str, source:
         ("Irisin increases energy expenditure and reduces obesity.", "Irisin led to an increase in energy expenditure."),
         ("Prices rose in March.", "Prices rose in March while wages fell."),
         ("Revenue grew faster than costs.", "Revenue grew faster than costs did."),
+        ("The economy slowed down in 2020.", "The economy slowed down sharply in 2020."),
+        ("OTSL speeds up inference.", "OTSL yields a 2x speed up in inference."),
+        # a quantity the source states, or "the": no claim of all made from a general one
+        ("All patients received the drug daily.", "All the patients received the drug daily."),
+        ("All patients received the drug daily.", "The patients received the drug daily."),
     ],
 )  # fmt: skip
 def test_directions_of_other_things_are_no_change(claim: str, source: str) -> None:
@@ -480,6 +491,13 @@ def test_a_claim_standing_nearly_verbatim_names_no_one_the_sentence_leaves_to_it
         ("The public was surveyed in the United States and the East Asian.", "The general public was surveyed in the United States and the United Kingdom.", "'East Asian' where the passage names 'United Kingdom'"),
         ("In Signal 1, we illustrate how HTML is used.", "In Figure 1, we illustrate how HTML is used to represent the table.", "'Signal' where the passage names 'Figure'"),
         ("Some scholars argue that it belongs to Stage II and his widow.", "Tomb II is most commonly associated with Philip II and his widow Cleopatra.", "'Stage' where the passage names 'Philip'"),
+        # a name that ends as the text's and runs on into its next one, past an aside in brackets
+        ("Use trajectory data from the Patents Search Administration's Next Generation Simulation (NGSIM).", "The data is part of the Federal Highway Administration’s (FHWA) Next Generation Simulation (NGSIM).", "'Patents Search' where the passage names 'Federal Highway'"),
+        # a name after a heading's line: the heading is another block, not a title around it
+        ("In Singh 3, we illustrate how the OTSL is defined.", "## 4.1 Language Definition\n\nIn Figure 3, we illustrate how the OTSL is defined.", "'Singh' where the passage names 'Figure'"),
+        # an abbreviation the text spells out with another name
+        ("Research in the Questionnaire (US) found more distress during the pandemic.", "We examined how distress changed in the United States during the pandemic, in the US.", "'Questionnaire' for 'US' where the passage names 'United States'"),
+        ("Data came from the Federal Housing Administration (FHWA).", "The data came from the Federal Highway Administration (FHWA).", "'Housing' where the passage names 'Highway'"),
     ],
 )  # fmt: skip
 def test_a_name_the_text_does_not_give_in_the_place_of_one_it_does_is_a_change(
@@ -505,6 +523,10 @@ def test_a_name_the_text_does_not_give_in_the_place_of_one_it_does_is_a_change(
         ("Obesity is linked to D2 receptors (Collin et al., 2019; Deco and Kringelbach).", "Obesity is linked to D2 receptors (Wang et al.)."),
         ("Hrecka and colleagues identified SAMHD1 in a screen.", "SAMHD1 was identified in a proteomic screen by Laguette."),
         ("The survey ran in the spring across Europe.", "The survey ran in the spring of 2020."),
+        # an abbreviation spelt out as the text does, or one the text does not spell out
+        ("Distress rose in the United States (US) during the pandemic.", "Distress rose in the US during the pandemic, as in the United States before."),
+        ("The FDA (Food and Drug Administration) approved the drug.", "The Food and Drug Administration (FDA) approved the drug in May."),
+        ("The survey (US) found more distress.", "The survey found more distress in the US."),
         # a language that writes every noun with a capital
         ("Die Mitarbeiter arbeiten oft von zu Hause.", "Die Angestellten arbeiten oft von zu Hause."),
     ],
@@ -543,6 +565,7 @@ _NAMED = [
     ("In Signal 1, we illustrate how HTML is used.", "In Figure 1, we illustrate how HTML is used to represent the table."),
     ("Bristly Bellflowers are found in meadows.", "The Bristly Bellflower is found in meadows."),
     ("Obesity is linked to D2 receptors (Collin et al., 2019; Deco and Kringelbach).", "Obesity is linked to D2 receptors (Wang et al.)."),
+    ("Research in the Questionnaire (US) found more distress.", "Distress changed in the United States, in the US."),
 ]  # fmt: skip
 
 
@@ -556,3 +579,39 @@ def test_the_claims_case_never_changes_what_stranger_names_reads(
 ) -> None:
     claim, source = pair
     assert bool(stranger_names(case(claim), source)) == bool(stranger_names(claim, source))
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "named"),
+    [
+        # a title quoted verbatim vouches for the title, not for the sentence around it
+        ('Margot Robbie is not the actress who plays Harley Quinn in "Birds of Prey." [[e]]', Status.PARTIAL, "'not' (actress who)"),
+        ('Robbie was the first to play her, "the most recognizable Harley Quinn actress" [[e]]', Status.PARTIAL, "'first'"),
+        ('Margot Robbie is the actress who plays Harley Quinn in "Birds of Prey." [[e]]', Status.VERIFIED, ""),
+        # a reporting verb, or words the sentence does not say at all, are no change
+        ('He said "The actress pitched a movie" [[e]]', Status.VERIFIED, ""),
+        ('In a 2023 interview, the critic wrote that "The actress pitched a movie" [[e]]', Status.VERIFIED, ""),
+    ],
+)  # fmt: skip
+def test_a_quotation_does_not_vouch_for_the_claim_around_it(
+    text: str, status: Status, named: str
+) -> None:
+    """A citation whose sentence holds a quotation right before its marker checks the
+    quotation verbatim; the sentence around it is still held to the meaning guard against the
+    sentence the quotation stands in (issue 29: no door verifies a false claim)."""
+    import citecheck
+    from citecheck import Document
+
+    source = (
+        "Robbie is the most recognizable Harley Quinn actress, as the third to play her. "
+        'The actress pitched a movie that grew into "Birds of Prey." '
+        "In the film, she teams up with several heroes."
+    )
+    result = (
+        citecheck.Verifier(embedder=HashingEmbedder())
+        .verify(text, [Document("e", source)])
+        .results[0]
+    )
+    assert result.status is status, result.reason
+    assert named in result.reason
+    assert result.evidence, "the quotation's span is still shown"

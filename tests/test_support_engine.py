@@ -236,3 +236,23 @@ def test_the_guard_rules_benchmark_turns_the_rule_it_names_off_at_every_door() -
         assert verifier.stranger_names(claim, source) == []
     assert guard.unnamed(claim, source, source)
     assert verifier.stranger_names(claim, source)
+
+
+def test_the_falsification_table_draws_another_sample_from_another_seed() -> None:
+    """``benchmarks/falsify.py --seed N`` makes other twins of the same claim (a sample no
+    rule was fitted to), and its own seed makes the table's twins as before."""
+    import random
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import falsify
+
+    claim = "Sounds of the Universe was released by Mute Records in April 2009 in Europe."
+    names = ["Harrison", "Mercury Records", "Lisbon", "Octavia", "Julius", "Madrid"]
+
+    def twins(seed: int) -> list[str]:
+        rng = random.Random(seed)
+        return [t[1] for t in falsify.twins_of(claim, claim, rng, None, names, seed)]
+
+    assert twins(falsify.SEED) == twins(falsify.SEED)
+    assert twins(falsify.SEED) != twins(7)

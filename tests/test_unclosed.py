@@ -16,7 +16,7 @@ from citecheck.references import ReferenceVerifier
 from citecheck.syntax.scan import code_regions
 
 SOURCES = {"s": "We approved the budget twice in March.\nThe second line."}
-AFTER = 'The budget was doubled "approved the budget twice" [[s:L1]] and [[nosuch:L9]].'
+AFTER = 'Noted. The minutes say "approved the budget twice" [[s:L1]] and [[nosuch:L9]].'
 OPENINGS = {
     "comment": "Intro <!-- draft note\n",
     "fence": "Intro\n```python\nx = 1\n",

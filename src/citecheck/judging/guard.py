@@ -24,7 +24,9 @@ paraphrase may never make, and a claim with one is at most partly supported:
   against "It was discovered");
 - a word the text near the passage does not say, in the place of a name it gives, between
   the same words (:func:`stranger_names`, read by :func:`unnamed`: "Sounds of the Challenges
-  is an album" against "Sounds of the Universe is the twelfth album").
+  is an album" against "Sounds of the Universe is the twelfth album"), or before an
+  abbreviation the text spells out with that name ("the Questionnaire (US)" against "the
+  United States").
 
 The rules lean towards refusing: a claim wrongly refused is shown to the user with a reason to
 check, while a false claim wrongly verified is the one error a verifier must not make.
@@ -565,6 +567,10 @@ def _quantifier_conflicts(
             conflicts.append(
                 f"the claim says {universal[0]!r} where the source says {', '.join(limited)}"
             )
+        elif not theirs and (bare := _said_bare(claim, closest)):
+            conflicts.append(
+                f"the claim says {universal[0]!r} where the source says {bare!r} without it"
+            )
     most = [word for word in claim if word in MOST_QUANTIFIERS]
     few = [word for word in claim if word in FEW_QUANTIFIERS]
     for words, under in ((most, True), (few, False)):
@@ -585,6 +591,32 @@ def _quantifier_conflicts(
             shown = ", ".join(repr(w) for w in theirs) or "no such word"
             conflicts.append(f"the claim says {word!r} where the source says {shown}")
     return conflicts
+
+
+_GENERALISING = frozenset(("all", "every"))
+_DETERMINERS = frozenset(
+    "the a an this that these those its their our his her my your no any each both either "
+    "neither such".split()
+)
+
+
+def _said_bare(claim: list[str], closest: list[list[str]]) -> str | None:
+    """The word after "all" or "every" in the claim where the closest clauses say it with
+    no word before it that counts or picks (a bare plural: "All researchers have found"
+    against "Researchers found"), in a clause with no word of quantity at all: the source
+    speaks of them in general, not of each one. ``None`` where there is none."""
+    for index, word in enumerate(claim[:-1]):
+        following = claim[index + 1]
+        if word not in _GENERALISING or not _content(following) or len(following) < 4:
+            continue
+        stem = _stem(following)
+        for clause in closest:
+            if not set(clause).isdisjoint(_QUANTIFYING | _LIMITING):
+                continue  # a part or a whole the source states: the rules above read it
+            for at, other in enumerate(clause):
+                if _stem(other) == stem and (at == 0 or clause[at - 1] not in _DETERMINERS):
+                    return other
+    return None
 
 
 _LIMITING = _PARTIAL | frozenset({"other", "another", "andere", "anderen", "autres", "otros"})
@@ -858,10 +890,31 @@ def _direction_conflicts(
     two words (:func:`_said_alike`). Then, where either side says both ways, a direction word
     is held against the source's words of direction before the same two content words
     (:func:`_anchored_direction_conflicts`: "lower death rates" against "a higher death
-    rate")."""
+    rate"). A word of direction before "up" or "down" says what the particle says ("speed
+    down" is down, "slow down" is down): :func:`_particles`."""
+    claim, closest = _particles(claim), [_particles(clause) for clause in closest]
+    everywhere = [_particles(clause) for clause in everywhere]
     return _one_way_conflicts(claim, closest, everywhere) or _anchored_direction_conflicts(
         claim, everywhere or closest
     )
+
+
+_PARTICLES = frozenset(("up", "down"))
+
+
+def _particles(clause: list[str]) -> list[str]:
+    """``clause`` without the words of direction that stand right before "up" or "down" and
+    say the other way: the particle says which way the phrase goes (a claim's "speed down"
+    against its source's "speed up"); "speed up" and "slow down" say it twice."""
+    return [
+        word
+        for at, word in enumerate(clause)
+        if not (
+            at + 1 < len(clause)
+            and clause[at + 1] in _PARTICLES
+            and direction(word) == -direction(clause[at + 1])
+        )
+    ]
 
 
 def _said_alike(claim: list[str], word: str, clauses: Sequence[list[str]]) -> bool:
@@ -1146,8 +1199,15 @@ def stranger_names(claim: str, around: str) -> list[str]:
     run that shares a word with the name ("name Marcus" / "Marcus Morgan") or is spelt nearly
     as it ("Faroe" / "Faeroes", "China" / "Chinese"), authors cited in brackets or "et al.", a
     number (the number rules read those), a claim in a language that writes every noun with a
-    capital. A claim that says what the text near its passage does not, in no such place, is
-    left to :func:`unnamed` and the judge.
+    capital, a word that cannot be a name (a preposition, a pronoun: :data:`_NO_NAME`). A
+    run of the claim may stand in the place of a name with only its first words
+    ("Patents Search Administration's" of "Patents Search Administration's Next Generation"
+    against "the Federal Highway Administration's (FHWA) Next Generation"), and an aside in
+    brackets beside a run is passed over as the words beside it are read. Words of the claim
+    the text does not say before an abbreviation in brackets that the text spells out with
+    another of its names are a swap too (:func:`_spelt_out_otherwise`). A claim that says what
+    the text near its passage does not, in no such place, is left to :func:`unnamed` and the
+    judge.
     """
     if claim_language(claim) in _CAPITALISED_NOUNS:
         return []
@@ -1163,33 +1223,110 @@ def stranger_names(claim: str, around: str) -> list[str]:
         if any(len(w) >= 3 and w not in STOP_WORDS and w not in said for w in map(_plain, name[0]))
     ]
     changes = []
-    for stranger in strangers:
-        if stranger[0][0] in cited:
+    for cuts in strangers:
+        if cuts[0][0][0] in cited:
             continue
-        places = []
-        beside = {*stranger[1][:2], *stranger[2][:2]}
-        for name in theirs:
-            if (
-                beside.isdisjoint((*name[1][:2], *name[2][:2]))
-                and _plain(stranger[0][0]) != _plain(name[0][0])
-                and _plain(stranger[0][-1]) != _plain(name[0][-1])
-            ):
-                continue  # nothing beside them alike, no word alike at an end: no place
-            (run, left, right), (other, their_left, their_right) = _trimmed(stranger, name)
-            if (
-                run
-                and other
-                and _same_place(left, right, their_left, their_right)
-                and not _spelt_alike(run, other)
-                and _parts(run).isdisjoint(_parts(other))  # "name Marcus" / "Marcus Morgan"
-            ):
-                places.append((run, other, their_left == left and their_right == right))
+        places = [place for stranger in cuts for place in _places(stranger, theirs)]
         if places:
             run, other, _ = max(places, key=lambda place: place[2])  # both sides alike first
             changes.append(
                 f"the claim says {' '.join(run)!r} where the passage names {' '.join(other)!r}"
             )
+    changes.extend(_spelt_out_otherwise(ours, around, theirs))
     return list(dict.fromkeys(changes))
+
+
+def _spelt_out_otherwise(tokens: list[str], text: str, theirs: list[Run]) -> list[str]:
+    """Words of the claim that the text does not say, before an abbreviation in brackets
+    that the text writes in capitals and spells out otherwise, with a name of ``theirs`` (the
+    text's names the claim does not give) whose words it abbreviates: "research in the
+    Questionnaire (US)" against a text that says "the United States" and "the US". A claim
+    that spells the abbreviation out itself ("the Federal Housing Administration (FHWA)") is
+    left to the names read in their place. The claim's case is not read: the text's capitals
+    say which word is an abbreviation."""
+    said, capitals = _bare_lower(text), _capital_words(text)
+    changes = []
+    for at in range(1, len(tokens) - 2):
+        short = tokens[at + 1]
+        if tokens[at] != "(" or tokens[at + 2] != ")" or not short.isalpha() or len(short) < 2:
+            continue
+        written = short.upper()
+        if _plain(short) not in capitals or written not in text:
+            continue  # the text writes no such abbreviation
+        own = tokens[max(0, at - len(written) - 2) : at]
+        if any(_abbreviates(written, own[start:]) for start in range(len(own))):
+            continue  # the claim spells it out itself: its words are read as names, above
+        for other in (name[0] for name in theirs if _abbreviates(written, name[0])):
+            before = [_plain(word) for word in tokens[max(0, at - len(other) - 1) : at]]
+            if not set(before).isdisjoint(_parts(other)):
+                continue  # the claim gives a word of the name: no other name
+            strangers: list[str] = []
+            for word in reversed(tokens[:at]):
+                plain = _plain(word)
+                if len(plain) < 3 or not plain.isalpha() or plain in _NO_NAME:
+                    break
+                if _says(plain, said):
+                    break
+                strangers.insert(0, word)
+            if strangers and not _spelt_alike(strangers, other):
+                changes.append(
+                    f"the claim says {' '.join(strangers)!r} for {written!r} where the "
+                    f"passage names {' '.join(other)!r}"
+                )
+                break
+    return changes
+
+
+def _abbreviates(short: str, name: list[str]) -> bool:
+    """Whether ``short`` (in capitals) abbreviates the words of ``name``: their first letters
+    (stop words aside: "United States", "Food and Drug Administration"), or each word's first
+    letter in it in order and, as Schwartz and Hearst match an abbreviation to its
+    definition, its letters found in the name's in order from the end, the first at the start
+    of a word ("Federal Highway Administration" for "FHWA")."""
+    words = [_plain(word) for word in name]
+    content = [word for word in words if word not in STOP_WORDS]
+    letters = short.lower()
+    initials = iter(letters)
+    if not content or not all(word[0] in initials for word in content):
+        return False  # every word gives its first letter, in order ("Archive Labels All": no)
+    if "".join(word[0] for word in content) == letters:
+        return True
+    joined = " ".join(words)
+    at = len(joined) - 1
+    for index in range(len(letters) - 1, -1, -1):
+        while at >= 0 and (
+            joined[at] != letters[index] or (index == 0 and at > 0 and joined[at - 1] != " ")
+        ):
+            at -= 1
+        if at < 0:
+            return False
+        at -= 1
+    return True
+
+
+def _places(stranger: Run, theirs: list[Run]) -> list[tuple[list[str], list[str], bool]]:
+    """The names of the text (``theirs``) that a run of the claim with a stranger in it
+    stands in the place of (:func:`stranger_names`): the two runs without the words they
+    share, and whether both sides are alike."""
+    places = []
+    beside = {*stranger[1][:2], *stranger[2][:2]}
+    for name in theirs:
+        if (
+            beside.isdisjoint((*name[1][:2], *name[2][:2]))
+            and _plain(stranger[0][0]) != _plain(name[0][0])
+            and _plain(stranger[0][-1]) != _plain(name[0][-1])
+        ):
+            continue  # nothing beside them alike, no word alike at an end: no place
+        (run, left, right), (other, their_left, their_right) = _trimmed(stranger, name)
+        if (
+            run
+            and other
+            and _same_place(left, right, their_left, their_right)
+            and not _spelt_alike(run, other)
+            and _parts(run).isdisjoint(_parts(other))  # "name Marcus" / "Marcus Morgan"
+        ):
+            places.append((run, other, their_left == left and their_right == right))
+    return places
 
 
 def _parts(run: list[str]) -> frozenset[str]:
@@ -1220,12 +1357,15 @@ def _trimmed(ours: Run, theirs: Run) -> tuple[Run, Run]:
     )
 
 
-def _stranger_runs(tokens: list[str], text: str) -> list[Run]:
+def _stranger_runs(tokens: list[str], text: str) -> list[list[Run]]:
     """The runs of the claim's ``tokens`` with a stranger in them (:func:`stranger_names`),
-    with the words beside them."""
+    with the words beside them; each run with the runs cut from it at a word the text writes
+    as a name, which may be the end or the start of one of the text's names: "Patents Search
+    Administration's" is cut from "Patents Search Administration's Next Generation" against
+    "the Federal Highway Administration's (FHWA) Next Generation Simulation"."""
     said, capitals = _bare_lower(text), _capital_words(text)
     kinds = [_kind_of(token, said, capitals, text) for token in tokens]
-    found: list[Run] = []
+    found: list[list[Run]] = []
     at = 0
     while at < len(tokens):
         if kinds[at] is None:
@@ -1238,7 +1378,18 @@ def _stranger_runs(tokens: list[str], text: str) -> list[Run]:
         if kinds[at] == "name" and (at == 0 or tokens[at - 1] in _OPENING):
             begin += 1  # as the text's names: a word that opens a sentence begins none
         if "stranger" in kinds[begin:end]:
-            found.append((tokens[begin:end], *_around_run(tokens, begin, end)))
+            cuts = [(begin, end)]
+            cuts += [
+                (begin, cut + 1)
+                for cut in range(begin + 1, end - 1)
+                if kinds[cut] == "name" and "stranger" in kinds[begin:cut]
+            ]
+            cuts += [
+                (cut, end)
+                for cut in range(begin + 1, end)
+                if kinds[cut] == "name" and "stranger" in kinds[cut + 1 : end]
+            ]
+            found.append([(tokens[i:j], *_around_run(tokens, i, j)) for i, j in cuts])
         at = end
     return found
 
@@ -1247,7 +1398,7 @@ def _kind_of(token: str, said: str, capitals: frozenset[str], text: str) -> str 
     """ "stranger" for a word of the claim the text does not say, "name" for one it writes
     only as a name (with a capital, never in lower case), else ``None``."""
     plain = _plain(token)
-    if not plain[:1].isalpha() or any(c.isdigit() for c in plain) or plain in STOP_WORDS:
+    if not plain[:1].isalpha() or any(c.isdigit() for c in plain) or plain in _NO_NAME:
         return None
     if plain in capitals and not _in_lower_case(plain, text):
         return "name"
@@ -1283,6 +1434,21 @@ def _word_starts(key: str, text: str) -> Iterator[int]:
 
 
 _INFLECTION = 3
+_NO_NAME = (
+    STOP_WORDS
+    | _AUXILIARIES
+    | _PRONOUNS
+    | frozenset(
+        "about above across after against along among around because before behind below "
+        "beneath beside besides between beyond despite during except if including inside "
+        "into like near onto outside over per since than though through throughout till "
+        "toward towards under unless unlike until upon via whereas whether while within "
+        "without".split()
+    )
+)
+"""English words of a closed class (prepositions, conjunctions, pronouns, auxiliaries) that
+cannot stand in a name's place: "a questionnaire like the Asthma Control Test" puts "like"
+beside the words a list of the text's names puts "Lara Asthma Symptom Scale" beside."""
 
 
 @lru_cache(maxsize=64)
@@ -1328,10 +1494,22 @@ def _around_run(tokens: list[str], begin: int, end: int) -> tuple[Beside, Beside
 
 def _next_words(tokens: list[str], at: int, step: int) -> Beside:
     """The token at ``at``, the first from there on (by ``step``) that is no stop word, and
-    the :data:`_WINDOW` tokens from there on."""
+    the :data:`_WINDOW` tokens from there on, past a bracket of :data:`_ASIDE` tokens or
+    fewer ("the Federal Highway Administration's (FHWA) Next Generation": "next" follows)."""
     first = content = ""
     window: list[str] = []
+    pairs = _BRACKETS if step > 0 else {shut: opened for opened, shut in _BRACKETS.items()}
     while 0 <= at < len(tokens) and (not content or len(window) < _WINDOW):
+        if tokens[at] in pairs:  # "Administration's (FHWA) Next": an aside is passed over
+            closing = pairs[tokens[at]]
+            shut = next(
+                (i for i in range(at + step, at + step * (_ASIDE + 2), step)
+                 if 0 <= i < len(tokens) and tokens[i] == closing),
+                None,
+            )  # fmt: skip
+            if shut is not None:
+                at = shut + step
+                continue
         word = _plain(tokens[at])
         first = first or word
         if len(window) < _WINDOW:
@@ -1343,6 +1521,10 @@ def _next_words(tokens: list[str], at: int, step: int) -> Beside:
 
 
 _WINDOW = 3
+_ASIDE = 3
+"""The most words and marks a bracket may hold for the words beside a run to be read past it
+(an abbreviation, a year, a reference number)."""
+_BRACKETS = {"(": ")", "[": "]"}
 
 
 def _tokens(text: str) -> list[str]:
@@ -1381,8 +1563,10 @@ def _name_runs(text: str) -> tuple[Run, ...]:
         ):
             end += 1
         run = [m.group() for m in words[at:end]]
-        before = _tokens(text[max(0, words[at].start() - _BESIDE_CHARS) : words[at].start()])
-        after = _tokens(text[words[end - 1].end() : words[end - 1].end() + _BESIDE_CHARS])
+        before_text = text[max(0, words[at].start() - _BESIDE_CHARS) : words[at].start()]
+        after_text = text[words[end - 1].end() : words[end - 1].end() + _BESIDE_CHARS]
+        before = _tokens(before_text.rpartition("\n")[2])  # a line before is another block:
+        after = _tokens(after_text.partition("\n")[0])  # a heading ("## 4.1 Language Definition")
         if not before or before[-1] in _OPENING:  # it opens a sentence: its first word may
             before.append(run.pop(0))  # be no name ("Regarding FinTabNet")
         beside = before[-_TITLE:] + after[:_TITLE]

@@ -51,6 +51,7 @@ from citecheck.verification.resolution import Resolved, SourceResolver, Unresolv
 if TYPE_CHECKING:
     from citecheck.indexes.corpus import Corpus
 from citecheck.judging.guard import (
+    ABSENT,
     claim_conflicts,
     denies,
     leading_denial,
@@ -58,6 +59,7 @@ from citecheck.judging.guard import (
     stranger_names,
     swapped_names,
 )
+from citecheck.language.meaning import STOP_WORDS
 from citecheck.language.text import WORD, normalize
 from citecheck.syntax.extract import extract_text
 from citecheck.thresholds import WORDS_VERIFIED
@@ -440,7 +442,18 @@ class Verifier:
             )
             if elsewhere is not None and _inside(elsewhere.evidence[0], document, place.span):
                 here, elsewhere = elsewhere, None  # the passage does overlap the cited place
-        return self._matched(citation, noun, here, elsewhere, document, place)
+        result = self._matched(citation, noun, here, elsewhere, document, place)
+        if quoted and result.status is Status.VERIFIED and citation.claim and result.evidence:
+            framing = _framing_changes(
+                citation.claim, citation.excerpt or "", result.evidence[0], document
+            )
+            if framing:
+                reason = (
+                    f"{result.reason}, but the claim around it says what its sentence does "
+                    "not: " + "; ".join(framing)
+                )
+                return verdict.result(citation, Status.PARTIAL, reason, result.evidence)
+        return result
 
     def _missing_source(self, citation: Citation, documents: Mapping[str, Document]) -> Result:
         """A cited source that is not among the documents: a phantom, unless an index holds
@@ -786,6 +799,42 @@ def _paraphrase_changes(
     passage = evidence.text
     changes = claim_conflicts(query, passage, before + passage + after)
     return tuple(change.replace("the claim", f"the {noun}") for change in changes)
+
+
+def _framing_changes(
+    claim: str, excerpt: str, evidence: Evidence, document: Document
+) -> tuple[str, ...]:
+    """The meaning guard over a claim that frames the quotation it cites, against the
+    sentence the quotation stands in: a title quoted verbatim vouches for the title, not for
+    the sentence around it ('Margot Robbie is not the actress who plays Harley Quinn in
+    "Birds of Prey."' against a source that says she is). Only what the sentence says
+    otherwise counts (a negation, a number, a quantifier, a direction, a name changed); what
+    it does not say at all (a year of an author cited, a word of the writer's own) is no
+    change. A quotation with no words of its own around it, or only a reporting verb ("He
+    said"), is left to the quote check alone; the quotation is read as the source writes it
+    (a slip the quote check forgave is no change)."""
+    rest = claim.replace(excerpt, " ") if excerpt else claim
+    if not any(
+        word.lower() not in STOP_WORDS and word.lower() not in _REPORTING
+        for word in WORD.findall(rest)
+    ):
+        return ()
+    before, after = sentence_around(document.text, evidence.start, evidence.end)
+    passage = document.text[evidence.start : evidence.end]
+    # the quotation as the source writes it: its slips were the quote check's to forgive
+    framed = claim.replace(excerpt, passage) if excerpt else claim
+    return tuple(
+        change
+        for change in claim_conflicts(framed, before + passage + after)
+        if not change.endswith(ABSENT)
+    )
+
+
+_REPORTING = frozenset(
+    "said says say wrote writes write stated states noted notes added adds asked asks told "
+    "tells called calls according put puts".split()
+)
+"""Words that only report a quotation ("He said", "according to"): no claim of their own."""
 
 
 def _in_context(
