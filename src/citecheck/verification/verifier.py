@@ -443,7 +443,13 @@ class Verifier:
             if elsewhere is not None and _inside(elsewhere.evidence[0], document, place.span):
                 here, elsewhere = elsewhere, None  # the passage does overlap the cited place
         result = self._matched(citation, noun, here, elsewhere, document, place)
-        if quoted and result.status is Status.VERIFIED and citation.claim and result.evidence:
+        if (
+            quoted
+            and result.status is Status.VERIFIED
+            and citation.claim
+            and result.evidence
+            and result.evidence[0].source_id == document.id
+        ):
             framing = _framing_changes(
                 citation.claim, citation.excerpt or "", result.evidence[0], document
             )
