@@ -615,3 +615,28 @@ def test_a_quotation_does_not_vouch_for_the_claim_around_it(
     assert result.status is status, result.reason
     assert named in result.reason
     assert result.evidence, "the quotation's span is still shown"
+
+
+@pytest.mark.parametrize(
+    ("short", "name", "expected"),
+    [
+        ("WHO", "World Health Organization", True),
+        ("FDA", "Food and Drug Administration", True),
+        ("FHWA", "Federal Highway Administration's", True),
+        ("us", "United States", True),
+        ("ACL", "Archive Labels All", False),
+        ("US", "Questionnaire", False),
+        ("NIH", "National Science Foundation", False),
+    ],
+)
+def test_one_abbreviation_match_for_the_guard_and_the_author_names(
+    short: str, name: str, expected: bool
+) -> None:
+    """The guard's abbreviation spelt out otherwise and the author-year resolver's "WHO" for
+    "World Health Organization" read one match (:func:`~citecheck.language.meaning.abbreviates`)."""
+    from citecheck.language.meaning import abbreviates
+    from citecheck.verification.resolution import _same_name
+
+    assert abbreviates(short, name.split()) is expected
+    if short.isupper():
+        assert _same_name(short, name) is expected

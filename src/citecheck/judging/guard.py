@@ -57,6 +57,7 @@ from citecheck.language.lexicon import (
 from citecheck.language.meaning import (
     ANTONYMS_BY_INITIAL,
     STOP_WORDS,
+    abbreviates,
     comparable_words,
     fold_letters,
     opposite_words,
@@ -1254,9 +1255,9 @@ def _spelt_out_otherwise(tokens: list[str], text: str, theirs: list[Run]) -> lis
         if _plain(short) not in capitals or written not in text:
             continue  # the text writes no such abbreviation
         own = tokens[max(0, at - len(written) - 2) : at]
-        if any(_abbreviates(written, own[start:]) for start in range(len(own))):
+        if any(abbreviates(written, own[start:]) for start in range(len(own))):
             continue  # the claim spells it out itself: its words are read as names, above
-        for other in (name[0] for name in theirs if _abbreviates(written, name[0])):
+        for other in (name[0] for name in theirs if abbreviates(written, name[0])):
             before = [_plain(word) for word in tokens[max(0, at - len(other) - 1) : at]]
             if not set(before).isdisjoint(_parts(other)):
                 continue  # the claim gives a word of the name: no other name
@@ -1275,33 +1276,6 @@ def _spelt_out_otherwise(tokens: list[str], text: str, theirs: list[Run]) -> lis
                 )
                 break
     return changes
-
-
-def _abbreviates(short: str, name: list[str]) -> bool:
-    """Whether ``short`` (in capitals) abbreviates the words of ``name``: their first letters
-    (stop words aside: "United States", "Food and Drug Administration"), or each word's first
-    letter in it in order and, as Schwartz and Hearst match an abbreviation to its
-    definition, its letters found in the name's in order from the end, the first at the start
-    of a word ("Federal Highway Administration" for "FHWA")."""
-    words = [_plain(word) for word in name]
-    content = [word for word in words if word not in STOP_WORDS]
-    letters = short.lower()
-    initials = iter(letters)
-    if not content or not all(word[0] in initials for word in content):
-        return False  # every word gives its first letter, in order ("Archive Labels All": no)
-    if "".join(word[0] for word in content) == letters:
-        return True
-    joined = " ".join(words)
-    at = len(joined) - 1
-    for index in range(len(letters) - 1, -1, -1):
-        while at >= 0 and (
-            joined[at] != letters[index] or (index == 0 and at > 0 and joined[at - 1] != " ")
-        ):
-            at -= 1
-        if at < 0:
-            return False
-        at -= 1
-    return True
 
 
 def _places(stranger: Run, theirs: list[Run]) -> list[tuple[list[str], list[str], bool]]:

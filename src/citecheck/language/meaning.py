@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -37,6 +37,7 @@ __all__ = [
     "ANTONYMS_BY_INITIAL",
     "NEGATIONS",
     "STOP_WORDS",
+    "abbreviates",
     "comparable_words",
     "differences_at",
     "elided_negations",
@@ -322,6 +323,39 @@ STOP_WORDS = frozenset(
     "a an the of to in on at for and or but is are was were be been being it its this that "
     "these those with as by from".split()
 )
+
+
+def abbreviates(short: str, name: Sequence[str]) -> bool:
+    """Whether ``short`` (an abbreviation, in any case) abbreviates the words of ``name``:
+    their first letters, stop words aside ("WHO" for "World Health Organization", "FDA" for
+    "Food and Drug Administration"), or each word's first letter in it in order and, as
+    Schwartz and Hearst match an abbreviation to its definition, its letters found in the
+    name's in order from the end, the first at the start of a word ("FHWA" for "Federal
+    Highway Administration"; "ACL" is no "Archive Labels All")."""
+    words = [_POSSESSIVE.sub("", word.casefold()) for word in name]
+    content = [word for word in words if word and word not in STOP_WORDS]
+    letters = short.casefold()
+    initials = iter(letters)
+    if not content or not all(word[0] in initials for word in content):
+        return False
+    if "".join(word[0] for word in content) == letters:
+        return True
+    joined = " ".join(words)
+    at = len(joined) - 1
+    for index in range(len(letters) - 1, -1, -1):
+        while at >= 0 and (
+            joined[at] != letters[index] or (index == 0 and at > 0 and joined[at - 1] != " ")
+        ):
+            at -= 1
+        if at < 0:
+            return False
+        at -= 1
+    return True
+
+
+_POSSESSIVE = re.compile(r"['\u2019]s?$")
+
+
 _CONTRACTED_NOT = re.compile(r"n't\b")
 _CONTEXT_WORDS = 4
 _OPPOSITE_PREFIXES = frozenset({"un", "in", "im", "il", "ir", "dis", "non", "anti", "a"})

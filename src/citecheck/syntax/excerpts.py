@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from citecheck.language.text import sentence_spans
 from citecheck.model import Marker, Span
 
-__all__ = ["Attachment", "attach", "quoted_markers"]
+__all__ = ["REPORTING_VERBS", "Attachment", "attach", "quoted_markers"]
 
 _OPENERS = {'"': '"', "\u201d": "\u201c\u201e", "\u201c": "\u201e", "\u00bb": "\u00ab"}
 """Closing quote mark → the opening marks that pair with it."""
@@ -48,15 +48,29 @@ _WORD = re.compile(r"\w")
 """A claim without a letter or digit (a lone quote mark, '…') is no claim."""
 _JOINED = re.compile(r"[\s,;]*+(?:(?:and|&|or)\s++)?")
 """What may stand between in-text citations that share the words after them."""
+REPORTING_VERBS = frozenset(
+    (
+        *"found finds find showed shows show shown reported reports report argued argues argue "
+        "stated states state wrote writes write noted notes note observed observes observe "
+        "claimed claims claim suggested suggests suggest demonstrated demonstrates demonstrate "
+        "concluded concludes conclude said says say explained explains explain described "
+        "describes describe estimated estimates estimate proposed proposes propose confirmed "
+        "confirms confirm indicated indicates indicate emphasised emphasises emphasise "
+        "emphasized emphasizes emphasize added adds add told tells tell".split(),
+        "pointed out",
+        "points out",
+        "point out",
+    )
+)
+"""Verbs that report what a source says ("found that", "wrote", "pointed out")."""
 _REPORTING = re.compile(
     r"[\s,;:\u2013\u2014-]*+(?:(?:has|have|had|also|further|recently|previously|first)\s++)*+"
-    r"(?:(?:found|finds|find|showed|shows|show|shown|reported|reports|report|argued|argues"
-    r"|argue|stated|states|state|wrote|writes|write|noted|notes|note|observed|observes|observe"
-    r"|claimed|claims|claim|suggested|suggests|suggest|demonstrated|demonstrates|demonstrate"
-    r"|concluded|concludes|conclude|said|says|say|explained|explains|explain|described"
-    r"|describes|describe|estimated|estimates|estimate|proposed|proposes|propose|confirmed"
-    r"|confirms|confirm|indicated|indicates|indicate|emphasi[sz]ed|emphasi[sz]es|emphasi[sz]e"
-    r"|pointed\s+out|points\s+out|point\s+out)\b[\s,:]*+(?:that\b\s*+)?)?"
+    r"(?:(?:"
+    + "|".join(
+        re.escape(verb).replace(r"\ ", r"\s+")
+        for verb in sorted(REPORTING_VERBS, key=lambda verb: (-len(verb), verb))
+    )
+    + r")\b[\s,:]*+(?:that\b\s*+)?)?"
 )
 """Leading punctuation and a reporting verb after an in-text citation: not part of its claim."""
 _QUOTATION = re.compile(

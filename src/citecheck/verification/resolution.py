@@ -33,6 +33,7 @@ from citecheck import registry
 from citecheck.documents import Document
 from citecheck.documents.bibliography import BibEntry, Bibliography
 from citecheck.errors import UnknownBackendError
+from citecheck.language.meaning import abbreviates
 from citecheck.model import Citation, Span, Status
 from citecheck.syntax.author_year import AuthorYear
 from citecheck.syntax.reference_list import ReferenceEntry, ReferenceList
@@ -633,9 +634,7 @@ def _same_name(cited: str, family: str) -> bool:
     Organization``."""
     if _surname(cited) == _surname(family):
         return True
-    if not (cited.isupper() and len(cited) > 1):
-        return False
-    return cited == "".join(word[0] for word in family.split() if word[:1].isupper())
+    return cited.isupper() and len(cited) > 1 and abbreviates(cited, family.split())
 
 
 def _distinct(works: list[_Work]) -> list[_Work]:

@@ -61,6 +61,7 @@ from citecheck.judging.guard import (
 )
 from citecheck.language.meaning import STOP_WORDS
 from citecheck.language.text import WORD, normalize
+from citecheck.syntax.excerpts import REPORTING_VERBS
 from citecheck.syntax.extract import extract_text
 from citecheck.thresholds import WORDS_VERIFIED
 
@@ -836,10 +837,7 @@ def _framing_changes(
     )
 
 
-_REPORTING = frozenset(
-    "said says say wrote writes write stated states noted notes added adds asked asks told "
-    "tells called calls according put puts".split()
-)
+_REPORTING = frozenset(word for verb in REPORTING_VERBS for word in verb.split()) | {"according"}
 """Words that only report a quotation ("He said", "according to"): no claim of their own."""
 
 
