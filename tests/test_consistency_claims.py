@@ -43,7 +43,9 @@ EN_PAGE = (
     "President Obama nominated Sotomayor to the U.S. Supreme Court in 2009. "
     "Trajectories came from the Federal Highway Administration (FHWA) in the United States. "
     "Researchers found that remote work reduced commuting. "
-    'Margot Robbie plays Harley Quinn in "Birds of Prey."'
+    'Margot Robbie plays Harley Quinn in "Birds of Prey." '
+    "A lower heart rate in a trained heart moves as much blood as the higher heart rate in an "
+    "untrained heart."
 )
 NL_PAGE = (
     "Waterfilters werden dagelijks gebruikt in 87 procent van de huishoudens. "
@@ -63,6 +65,11 @@ TRUE = {
     "verbatim with a not beside": ("en", "Unemployment in the region fell sharply in 2020."),
     "after U.S.": ("en", "Obama nominated Sotomayor to the U.S. Supreme Court in 2009."),
     "quoted title": ("en", 'Margot Robbie plays Harley Quinn in "Birds of Prey."'),
+    "both ways": (
+        "en",
+        "A lower heart rate in a trained heart moves as much blood as the higher heart rate in "
+        "an untrained heart.",
+    ),
     "nl verbatim": ("nl", "De werkloosheid in de regio daalde sterk in 2020."),
     "nl function words": (
         "nl",
@@ -78,6 +85,12 @@ FALSE = {
     "direction": ("en", "OTSL makes inference slower than HTML."),
     "direction, rose": ("en", "Unemployment in the region rose sharply in 2020."),
     "direction, particle": ("en", "OTSL yields a 2x speed down in inference compared to HTML."),
+    # the page says "lower" and "higher" of a heart rate: the words after each tell which
+    "direction, both ways": (
+        "en",
+        "A lower heart rate in a trained heart moves as much blood as the lower heart rate in "
+        "an untrained heart.",
+    ),
     "quantifier, general": ("en", "All researchers found that remote work reduced commuting."),
     # a title quoted verbatim vouches for the title, not for the sentence around it
     "negation around a quoted title": (

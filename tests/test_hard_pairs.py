@@ -212,3 +212,19 @@ def test_a_negation_twin_is_never_made_after_may_or_might(
         assert adds == {None}
     else:
         assert all(a is not None and added in a for a in adds)
+
+
+@pytest.mark.parametrize(
+    ("claim", "made"),
+    [
+        # "most" after "the" or "their" is a superlative: "their all recent win" says nothing
+        ("Their most recent Super Bowl win was in 1973.", None),
+        ("It is the most popular sport in most countries.",
+         "It is the most popular sport in all countries."),
+        ("Most households use filters.", "All households use filters."),
+    ],
+)  # fmt: skip
+def test_a_quantifier_twin_leaves_a_superlative_alone(claim: str, made: str | None) -> None:
+    from citecheck.testing.twins import changed_quantifier
+
+    assert {changed_quantifier(claim, random.Random(seed)) for seed in range(10)} == {made}

@@ -121,6 +121,49 @@ def test_a_direction_turned_round_where_the_source_says_both_ways_is_a_change() 
     )
 
 
+ALTITUDE = "As the altitude increases, the air pressure on water decreases."
+SOCCER = "There is less money and less prestige in soccer than in sports that are more popular."
+HEART = (
+    "A lower heart rate will deliver the same blood volume in a trained resting heart as the "
+    "higher heart rate in an untrained heart."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        # the source says both ways of "heart rate": the three words after it tell which
+        (HEART.replace("higher", "lower"), HEART, "'lower' where the source says 'higher'"),
+        (HEART.replace("A lower", "A higher"), HEART, "'higher' where the source says 'lower'"),
+        (HEART, HEART, None),
+        # the source never gives the two words after it: the word right after it tells
+        ("Others argue that there is more money and prestige in soccer than in other sports "
+         "that are more popular.", SOCCER, "'more' where the source says 'less'"),
+        ("Others argue that there is less money and prestige in soccer than in other sports "
+         "that are more popular.", SOCCER, None),
+        ("This decreased efficiency allows the heart to pump more blood with each beat.",
+         "The heart pumps more blood with each beat. That increased efficiency means a lower "
+         "resting heart rate.", "'decreased' where the source says 'increased'"),
+        # the source says which way after the word, at the end of its clause
+        ("At lower altitudes, the air pressure on water is reduced.", ALTITUDE,
+         "'lower' where the source says 'increases'"),
+        ("At higher altitudes, the air pressure on water is reduced.", ALTITUDE, None),
+        ("This increased efficiency allows the heart to pump more blood with each beat.",
+         "The heart pumps more blood with each beat. That increased efficiency means a lower "
+         "resting heart rate.", None),
+    ],
+)  # fmt: skip
+def test_a_direction_is_read_of_the_words_that_tell_what_it_is_of(
+    claim: str, source: str, found: str | None
+) -> None:
+    # falsify.py --seed 7: each of these twins was verified by every door
+    changes = claim_conflicts(claim, source)
+    if found is None:
+        assert changes == []
+    else:
+        assert changes == [f"the claim says {found}"]
+
+
 def test_all_where_the_source_limits_the_same_words_is_a_change() -> None:
     # falsify.py: "All possible negative impacts include …" against "Other possible negative
     # impacts … are", and "all downsides" against "several downsides" in another clause than
@@ -482,6 +525,12 @@ def test_a_claim_standing_nearly_verbatim_names_no_one_the_sentence_leaves_to_it
     assert same.status is Status.VERIFIED, same.reason
 
 
+RAMAPHOSA = (
+    "Political risks remain.Ramaphosa faces a perfect storm of inflation and power cuts. A "
+    "report on a scandal surrounding Ramaphosa goes to the National Assembly."
+)
+
+
 @pytest.mark.parametrize(
     ("claim", "source", "named"),
     [
@@ -498,6 +547,10 @@ def test_a_claim_standing_nearly_verbatim_names_no_one_the_sentence_leaves_to_it
         # an abbreviation the text spells out with another name
         ("Research in the Questionnaire (US) found more distress during the pandemic.", "We examined how distress changed in the United States during the pandemic, in the US.", "'Questionnaire' for 'US' where the passage names 'United States'"),
         ("Data came from the Federal Housing Administration (FHWA).", "The data came from the Federal Highway Administration (FHWA).", "'Housing' where the passage names 'Highway'"),
+        # a name that opens a sentence, which the text names inside another sentence too
+        ("President Download faces a perfect storm of inflation and power cuts.", RAMAPHOSA, "'President Download' where the passage names 'Ramaphosa'"),
+        # a name whose words the claim says, but not in a row
+        ("The deep web is the part of the World Wide Country that search engines do not index.", "The deep web is the part of the World Wide Web that search engines do not index.", "'Country' where the passage names 'Web'"),
     ],
 )  # fmt: skip
 def test_a_name_the_text_does_not_give_in_the_place_of_one_it_does_is_a_change(
@@ -529,6 +582,9 @@ def test_a_name_the_text_does_not_give_in_the_place_of_one_it_does_is_a_change(
         ("The survey (US) found more distress.", "The survey found more distress in the US."),
         # a language that writes every noun with a capital
         ("Die Mitarbeiter arbeiten oft von zu Hause.", "Die Angestellten arbeiten oft von zu Hause."),
+        # the name that opens the sentence, and a word that opens one without being a name
+        ("Ramaphosa faces a perfect storm of inflation and power cuts.", RAMAPHOSA),
+        ("Analysts say a perfect storm of inflation and power cuts lies ahead.", "Political risks remain. However, a perfect storm of inflation and power cuts lies ahead."),
     ],
 )  # fmt: skip
 def test_no_stranger_name_where_the_text_names_it_or_nothing_in_its_place(

@@ -84,6 +84,29 @@ def test_the_grade_names_a_change_in_the_sentence_beside_the_passage() -> None:
     )
 
 
+def test_the_grade_names_a_change_where_the_claim_is_written_most_plainly() -> None:
+    # falsify.py --seed 7: the passage closest in meaning is not the sentence the claim takes
+    # its words from, which stands further down the page and says the other way
+    survey = " ".join(f"Runner {n} answered question {n} of the survey." for n in range(40))
+    text = (
+        "Regular exercise keeps the heart healthy at rest. "
+        f"{survey} "  # over a thousand characters: past the text read around the passage
+        "Workouts also condition the heart to beat more slowly during periods of rest."
+    )
+    document = Document("d", text)
+    engine = SupportAssessor(HashingEmbedder(), None)
+    passage = document.evidence(0, text.index(" Runner 0"), 0.0, "test", {"cosine": 0.95})
+    claim = "Regular exercise conditions the heart to beat less slowly during periods of rest."
+    graded = engine.grade(claim, document, passage, None)
+    assert graded.grade is not Grade.SUPPORTED
+    assert graded.conflicts == (
+        "the claim says 'less' where the source says 'more' (in the passage further off: "
+        "“Workouts also condition the heart to beat more slowly during periods of …”)",
+    )
+    same = engine.grade(claim.replace("less", "more"), document, passage, None)
+    assert same.conflicts == ()
+
+
 def through_every_door(tmp_path: Path, claim: str, page: str) -> dict[str, tuple[Result, str]]:
     """``claim`` cited to page 1 of a paper whose page is ``page``, through the Verifier, the
     records door and a paper library: each door's result, with the text its offsets index."""

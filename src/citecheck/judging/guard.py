@@ -18,7 +18,9 @@ paraphrase may never make, and a claim with one is at most partly supported:
 - a universal quantifier ("all", "always", "every") where the source says "some", "most" or
   "often", or a limiting word ("several", "other") before the same two content words;
 - a direction turned round ("slower" against "speed up"), also where the source says both
-  ways: each direction word is then read of the two content words after it;
+  ways: each direction word is then read of the two content words after it, of three where
+  the source says both ways of those two too, or of the one right after it where the source
+  never gives the two (:data:`_REACHES`);
 - another word in the place of a name or a pronoun of a sentence the claim otherwise
   repeats word for word ("Smith founded" against "Jones founded", "Radium was discovered"
   against "It was discovered");
@@ -290,12 +292,16 @@ def _in_context(quantity: Quantity) -> str:
     return f"{before} {quantity.written.strip()}".strip()
 
 
-def denies(text: str, *, or_qualifies: bool = False) -> bool:
+def denies(text: str, *, or_qualifies: bool = False, or_directs: bool = False) -> bool:
     """Whether ``text`` holds a word that denies ("not", "no", "never", "n't", "lacks",
     "failed to", …), or with ``or_qualifies`` one that quantifies or counts ("all", "one",
-    "half"): a cheap test before the guard reads a sentence around a passage."""
+    "half"), or with ``or_directs`` one of direction ("lower", "rose": a word alignment
+    takes one moved from elsewhere in the passage for the same word): a cheap test before
+    the guard reads a sentence around a passage."""
     words = set(comparable_words(normalize(text)))
     if words & _DENIALS:
+        return True
+    if or_directs and any(map(direction, words)):
         return True
     return or_qualifies and bool(words & _QUALIFIERS)
 
@@ -974,32 +980,68 @@ def _anchored_direction_conflicts(claim: list[str], clauses: Sequence[list[str]]
     found = []
     for index, word in enumerate(claim):
         sign = direction(word)
-        anchor = _ahead(claim, index) if sign else frozenset()
-        if not anchor:
+        if not sign:
             continue
-        theirs = [
-            (other, direction(other))
-            for clause in clauses
-            for at, other in enumerate(clause)
-            if direction(other) and _ahead(clause, at) == anchor
-        ]
-        if theirs and all(other_sign == -sign for _, other_sign in theirs):
-            found.append(f"the claim says {word!r} where the source says {theirs[0][0]!r}")
+        for reach in _REACHES:
+            anchor = _ahead(claim, index, reach)
+            if not anchor:
+                continue
+            theirs = [
+                (other, direction(other))
+                for clause in clauses
+                for at, other in enumerate(clause)
+                if direction(other)
+                and (
+                    _ahead(clause, at, reach) == anchor
+                    or (reach == 1 and _behind(clause, at) == anchor)
+                )
+            ]
+            signs = {other_sign for _, other_sign in theirs}
+            if signs == {-sign}:
+                found.append(f"the claim says {word!r} where the source says {theirs[0][0]!r}")
+            if signs and signs != {sign, -sign}:
+                break  # said one way of these words: no need to read further, or fewer
     return found
 
 
-def _ahead(words: list[str], index: int) -> frozenset[str]:
-    """The stems of the two content words right after ``words[index]`` (within three words,
-    before any other word of direction): what a comparative says is higher or lower ("lower
-    death rates": death, rate; "rate of infection" is "infection rate"); empty when there are
-    not two."""
+def _behind(words: list[str], index: int) -> frozenset[str]:
+    """The stem of the content word a word of direction that ends its clause says is higher or
+    lower, before it past stop words ("as the altitude increases,": altitude), as
+    :func:`_ahead` gives one; empty for a word with words of its clause after it ("exercise
+    reduces weight" says nothing of exercise)."""
+    if index != len(words) - 1:
+        return frozenset()
+    for word in reversed(words[max(0, index - 3) : index]):
+        if direction(word):
+            break
+        if _content(word) and len(word) > 2:
+            return frozenset((_stem(singular(word)),))
+    return frozenset()
+
+
+_REACHES = (2, 3, 1)
+"""How many content words after a word of direction say what it is the direction of, in the
+order they are tried: two ("lower death rates"); three where the source says both ways of the
+two ("the lower heart rate in an untrained heart" against "a lower heart rate … in a trained
+heart as the higher heart rate in an untrained heart"); the one right after it where the
+source never gives the two ("more money and prestige" against "less money and less
+prestige"), or the one before it where it ends a clause of the source ("at lower altitudes"
+against "as the altitude increases,")."""
+
+
+def _ahead(words: list[str], index: int, reach: int = 2) -> frozenset[str]:
+    """The stems of the ``reach`` content words right after ``words[index]`` (within
+    2 × ``reach`` - 1 words, before any other word of direction): what a comparative says is
+    higher or lower ("lower death rates": death, rate; "rate of infection" is "infection
+    rate"); empty when there are not so many. One word must stand right after it ("more
+    money"), not past a stop word."""
     stems: list[str] = []
-    for word in words[index + 1 : index + 4]:
+    for word in words[index + 1 : index + 2 * reach]:
         if direction(word):
             break
         if _content(word) and len(word) > 2:
             stems.append(_stem(singular(word)))
-            if len(stems) == 2:
+            if len(stems) == reach:
                 return frozenset(stems)
     return frozenset()
 
@@ -1196,19 +1238,21 @@ def stranger_names(claim: str, around: str) -> list[str]:
     its "forms"; "Tim" is its "Timothy"), and a run of strangers takes along the words beside
     it that the text writes only as names ("Mercury Records" where the text has "Mute
     Records"). The text's names are runs of words it writes with a capital inside a sentence
-    (:func:`_name_runs`: not a word that opens one, not a heading in title case). No swap: a
-    run that shares a word with the name ("name Marcus" / "Marcus Morgan") or is spelt nearly
-    as it ("Faroe" / "Faeroes", "China" / "Chinese"), authors cited in brackets or "et al.", a
-    number (the number rules read those), a claim in a language that writes every noun with a
-    capital, a word that cannot be a name (a preposition, a pronoun: :data:`_NO_NAME`). A
-    run of the claim may stand in the place of a name with only its first words
-    ("Patents Search Administration's" of "Patents Search Administration's Next Generation"
-    against "the Federal Highway Administration's (FHWA) Next Generation"), and an aside in
-    brackets beside a run is passed over as the words beside it are read. Words of the claim
-    the text does not say before an abbreviation in brackets that the text spells out with
-    another of its names are a swap too (:func:`_spelt_out_otherwise`). A claim that says what
-    the text near its passage does not, in no such place, is left to :func:`unnamed` and the
-    judge.
+    (:func:`_name_runs`: not a word that opens one unless the text names it inside one too,
+    not a heading in title case); a name the claim gives only word by word, not in a row, is
+    one it does not give ("World Wide Country" and "the deep web" against "the World Wide
+    Web"). No swap: a run that shares a word with the name ("name Marcus" / "Marcus
+    Morgan") or is spelt nearly as it ("Faroe" / "Faeroes", "China" / "Chinese"), authors
+    cited in brackets or "et al.", a number (the number rules read those), a claim in a
+    language that writes every noun with a capital, a word that cannot be a name (a
+    preposition, a pronoun: :data:`_NO_NAME`). A run of the claim may stand in the place of
+    a name with only its first words ("Patents Search Administration's" of "Patents Search
+    Administration's Next Generation" against "the Federal Highway Administration's (FHWA)
+    Next Generation"), and an aside in brackets beside a run is passed over as the words
+    beside it are read. Words of the claim the text does not say before an abbreviation in
+    brackets that the text spells out with another of its names are a swap too
+    (:func:`_spelt_out_otherwise`). A claim that says what the text near its passage does
+    not, in no such place, is left to :func:`unnamed` and the judge.
     """
     if claim_language(claim) in _CAPITALISED_NOUNS:
         return []
@@ -1217,12 +1261,14 @@ def stranger_names(claim: str, around: str) -> list[str]:
     if not strangers:
         return []
     cited = _cited(ours)
-    said = frozenset(_plain(word) for word in ours)
+    plain = [_plain(word) for word in ours]
+    said = frozenset(plain)
     theirs = [
         name
         for name in _name_runs(around)
         if any(len(w) >= 3 and w not in STOP_WORDS and w not in said for w in map(_plain, name[0]))
-    ]
+        or (len(name[0]) > 1 and not _says_run([_plain(w) for w in name[0]], plain))
+    ]  # a name the claim does not give: a word of it, or all its words but not in a row
     changes = []
     for cuts in strangers:
         if cuts[0][0][0] in cited:
@@ -1235,6 +1281,11 @@ def stranger_names(claim: str, around: str) -> list[str]:
             )
     changes.extend(_spelt_out_otherwise(ours, around, theirs))
     return list(dict.fromkeys(changes))
+
+
+def _says_run(name: list[str], words: list[str]) -> bool:
+    """Whether ``words`` hold the words of ``name`` in a row ("World Wide Web")."""
+    return any(words[at : at + len(name)] == name for at in range(len(words) - len(name) + 1))
 
 
 def _spelt_out_otherwise(tokens: list[str], text: str, theirs: list[Run]) -> list[str]:
@@ -1520,10 +1571,14 @@ def _name_runs(text: str) -> tuple[Run, ...]:
     """The names ``text`` writes inside its sentences: runs of capitalised words (a word in
     capitals goes on one, "Philip II"; a stop word ends one, "Sounds Of The Universe"), with
     the words beside them. A word that opens a sentence, a title or a quotation begins no
-    run, and a run among capitalised words (a heading in title case) is none. Only the
+    run, unless the text writes it as a name inside a sentence too (never in lower case):
+    then the run is read both with it and without it ("Ramaphosa faces …" where the text
+    speaks of "a scandal surrounding Ramaphosa"). A run among capitalised words (a heading in
+    title case) is none. Only the
     capitalised words are visited, and the text beside each run: not every word."""
     words = [m for m in _CAPITAL_WORD.finditer(text) if m.group().lower() not in STOP_WORDS]
-    found: list[Run] = []
+    runs: list[tuple[list[str], list[str], list[str]]] = []
+    inside: set[str] = set()  # the words the text writes as names inside a sentence
     at = 0
     while at < len(words):
         if not _capitalised(words[at].group()):
@@ -1541,12 +1596,26 @@ def _name_runs(text: str) -> tuple[Run, ...]:
         after_text = text[words[end - 1].end() : words[end - 1].end() + _BESIDE_CHARS]
         before = _tokens(before_text.rpartition("\n")[2])  # a line before is another block:
         after = _tokens(after_text.partition("\n")[0])  # a heading ("## 4.1 Language Definition")
-        if not before or before[-1] in _OPENING:  # it opens a sentence: its first word may
-            before.append(run.pop(0))  # be no name ("Regarding FinTabNet")
-        beside = before[-_TITLE:] + after[:_TITLE]
-        if run and sum(map(_capitalised, beside)) < _TITLE_CAPITALS:
-            found.append((run, _next_words(before, len(before) - 1, -1), _next_words(after, 0, 1)))
+        opens = not before or before[-1] in _OPENING
+        inside.update(_plain(word) for word in run[1 if opens else 0 :])
+        runs.append((run, before, after))
         at = end
+    found: list[Run] = []
+    for run, before, after in runs:
+        readings = [(run, before)]
+        if not before or before[-1] in _OPENING:  # it opens a sentence: its first word may
+            readings = [(run[1:], [*before, run[0]])]  # be no name ("Regarding FinTabNet"),
+            if _plain(run[0]) in inside and not _in_lower_case(_plain(run[0]), text):
+                readings.append((run, before))  # unless the text names it inside a sentence
+        # too ("… surrounding Ramaphosa" for "Ramaphosa faces"); a heading is read as before
+        beside = readings[0][1][-_TITLE:] + after[:_TITLE]
+        if sum(map(_capitalised, beside)) >= _TITLE_CAPITALS:
+            continue
+        for name, ahead in readings:
+            if name:
+                found.append(
+                    (name, _next_words(ahead, len(ahead) - 1, -1), _next_words(after, 0, 1))
+                )
     return tuple(found)
 
 

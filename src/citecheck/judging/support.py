@@ -37,6 +37,7 @@ about a claim, and the labeller only decides what to call it.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -846,13 +847,50 @@ NEIGHBOUR_SUBJECT = 0.6
 the same subject (:func:`neighbour_conflicts`)."""
 
 
+def _plainest(
+    claim: str, document: Document, passage: Span, region: Span | None, near: Span
+) -> list[Span]:
+    """The sentences of ``region`` (all of ``document`` when ``None``) far from the passage
+    (outside ``near``, the text the guard reads around it) that hold the most of the claim's
+    content words, when they hold :data:`PLAINEST_SUBJECT` of them and more than the passage
+    does: where the claim is written most plainly, though the passage is closest in meaning
+    ("conditions the heart to beat less slowly during periods of rest" where a sentence far
+    down the page says "beat more slowly during periods of rest"). A change they make is
+    held against the claim as a neighbour's is (:func:`neighbour_conflicts`)."""
+    clauses = carried_clauses(claim) or []
+    stems = frozenset().union(*clauses) if clauses else frozenset()
+    if not stems:
+        return []
+    bounds = region or Span(0, len(document.text))
+    language = claim_language(claim)
+    held_by_passage = len(
+        stems & set(sentence_stems(document.text[passage.start : passage.end], language))
+    )
+    most = max(held_by_passage + 1, math.ceil(PLAINEST_SUBJECT * len(stems)))
+    found: list[Span] = []
+    for start, end, held in _sentence_index(document.text, language):
+        if end <= bounds.start or start >= bounds.end or (start < near.end and near.start < end):
+            continue
+        count = len(stems & held.present)
+        if count > most:
+            most, found = count, []
+        if count == most:
+            found.append(Span(max(start, bounds.start), min(end, bounds.end)))
+    return found
+
+
+PLAINEST_SUBJECT = 0.5
+"""The share of a claim's content words a sentence away from its passage must hold to be read
+as where the claim is written most plainly (:func:`_plainest`)."""
+
+
 AROUND_SUBJECT = 0.3
 """The share of a claim's content words a sentence near its passage must hold to be read for
 where a change the guard found around the passage stands (:func:`_on_subject`)."""
 
 
 def neighbour_conflicts(
-    claim: str, document: Document, passage: Span, region: Span
+    claim: str, document: Document, passage: Span, region: Span, share: float = NEIGHBOUR_SUBJECT
 ) -> list[tuple[Evidence, list[str]]]:
     """The sentences of ``region`` next to ``passage`` that speak of the claim's subject (they
     hold :data:`NEIGHBOUR_SUBJECT` of its content words) and that the meaning guard finds
@@ -872,7 +910,7 @@ def neighbour_conflicts(
         start, end, held = index[number]
         if passage.start <= start and end <= passage.end:
             continue  # the passage itself: its own guard reads it
-        if len(stems & held.present) < NEIGHBOUR_SUBJECT * len(stems):
+        if len(stems & held.present) < share * len(stems):
             continue
         start, end = max(start, region.start), min(end, region.end)
         text = document.text[start:end]
@@ -972,6 +1010,9 @@ def _changes(
     subject.sort(key=lambda s: min(abs(s.start - passage.end), abs(passage.start - s.end)))
     beside = _beside(claim, document, passage.span, region)
     neighbours = neighbour_conflicts(claim, document, passage.span, beside)
+    near = neighbourhood(passage.span, len(document.text), region)
+    for far in _plainest(claim, document, passage.span, region, near):
+        neighbours.extend(neighbour_conflicts(claim, document, passage.span, far, PLAINEST_SUBJECT))
     # what the passage says itself, read only when a sentence near it may say it instead
     own = claim_conflicts(claim, passage.text, passage.text) if subject or neighbours else []
     around = [c for c in changed if c not in own]
@@ -979,15 +1020,16 @@ def _changes(
     for sentence, changes in neighbours:
         qualifying.setdefault(sentence.span, Qualifier(sentence, tuple(changes)))
     for qualifier in qualifying.values():  # each change read beside the passage, said where
+        span = qualifier.evidence.span
+        where = "beside it" if near.start <= span.start and span.end <= near.end else "further off"
         for change in qualifier.why:
             if change in own:
                 continue  # the passage itself says it: its own words are the reason
-            located = f"{change} (in the passage beside it: {_short(qualifier.evidence.text)})"
+            located = f"{change} (in the passage {where}: {_short(qualifier.evidence.text)})"
             if change in found:
                 found[found.index(change)] = located
             elif located not in found:
                 found.append(located)
-    near = neighbourhood(passage.span, len(document.text), region)
     found.extend(unnamed(claim, passage.text, document.text, document.text[near.start : near.end]))
     gaps = tuple(c for c in found if c.endswith((*ABSENT, UNNAMED)))
     conflicts = tuple(c for c in found if c not in gaps)

@@ -130,13 +130,25 @@ _LIMITED = re.compile(
 )
 
 
+_SUPERLATIVE = re.compile(
+    r"\b(?:the|a|an|its|their|his|her|our|my|your|whose|this|that)\s+$", re.IGNORECASE
+)
+"""What stands before "most" that makes it a superlative ("their most recent win"), not a
+quantifier: "all" there says nothing ("their all recent win")."""
+
+
 def changed_quantifier(claim: str, rng: random.Random) -> str | None:
     """``claim`` with "all" where it limits what it speaks of ("some", "most", "many",
-    "several", "half of", "87 percent of"), or ``None`` when it limits nothing."""
+    "several", "half of", "87 percent of"; not "most" after "the" or "their", a superlative),
+    or ``None`` when it limits nothing."""
     found = list(_LIMITED.finditer(claim))
     if not found:
         return None
-    match = rng.choice(found)
+    match: re.Match[str] | None = rng.choice(found)  # drawn among all: as a seed drew before
+    if match is not None and _SUPERLATIVE.search(claim[: match.start()]):
+        match = next((m for m in found if not _SUPERLATIVE.search(claim[: m.start()])), None)
+    if match is None:
+        return None
     word = "All" if match.start() == 0 or claim[: match.start()].rstrip().endswith(".") else "all"
     return claim[: match.start()] + f"{word} " + claim[match.end() :]
 

@@ -857,8 +857,9 @@ def _in_context(
     # nor may it name what the sentence does not, in the place of a name the sentence
     # gives ("during its Be Right event" in "during its Ubisoft Forward event")
     strangers = stranger_names(query, sentence)
-    # A claim may also frame what it says with words its word check forgave ("Non-", "All").
-    if not (denies(query, or_qualifies=True) or denies(before) or denies(after)):
+    # A claim may also frame what it says with words its word check forgave ("Non-", "All"),
+    # or say "lower" where the passage says "higher" and, elsewhere, "lower" (taken as moved).
+    if not (denies(query, or_qualifies=True, or_directs=True) or denies(before) or denies(after)):
         # nor may it name another than the sentence, or what the sentence leaves to "it"
         # ("Radium was discovered" in "It was discovered"): the word check forgives a word
         # put at the edge in the place of a stop word
