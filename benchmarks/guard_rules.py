@@ -14,6 +14,9 @@ Rules (``--rule``):
 
 * ``stranger_names``: a word the text near the passage does not say, in the place of a name
   it gives (:func:`citecheck.judging.guard.stranger_names`, 29 November).
+* ``_plainest``: the sentences far from the passage where the claim is written most plainly,
+  held against it as a neighbour is (``citecheck.judging.support._plainest``, 29 November,
+  evening).
 
 Run from the repository root (embeddings from ``benchmarks/claims.py``'s cache)::
 
@@ -34,12 +37,12 @@ from _machine import machine
 from claims import CacheEmbedder, assess_pairs
 from judge_rules import grade_sets, graded_sets, print_rows, sets_parser
 
-from citecheck.judging import guard
+from citecheck.judging import guard, support
 from citecheck.judging.support import SupportAssessor
 from citecheck.judging.support_judge import SupportJudge
 from citecheck.verification import verifier
 
-RULES = {"stranger_names": (guard, verifier)}
+RULES = {"stranger_names": (guard, verifier), "_plainest": (support,)}
 """Each rule by its function's name, with the modules that call it by that name."""
 
 

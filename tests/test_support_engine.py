@@ -84,19 +84,22 @@ def test_the_grade_names_a_change_in_the_sentence_beside_the_passage() -> None:
     )
 
 
+SURVEY = " ".join(f"Runner {n} answered question {n} of the survey." for n in range(40))
+FAR_OFF = (
+    "Regular exercise keeps the heart healthy at rest. "
+    f"{SURVEY} "  # over a thousand characters: past the text read around the passage
+    "Workouts also condition the heart to beat more slowly during periods of rest."
+)
+SLOWER = "Regular exercise conditions the heart to beat less slowly during periods of rest."
+
+
 def test_the_grade_names_a_change_where_the_claim_is_written_most_plainly() -> None:
     # falsify.py --seed 7: the passage closest in meaning is not the sentence the claim takes
     # its words from, which stands further down the page and says the other way
-    survey = " ".join(f"Runner {n} answered question {n} of the survey." for n in range(40))
-    text = (
-        "Regular exercise keeps the heart healthy at rest. "
-        f"{survey} "  # over a thousand characters: past the text read around the passage
-        "Workouts also condition the heart to beat more slowly during periods of rest."
-    )
-    document = Document("d", text)
+    document = Document("d", FAR_OFF)
     engine = SupportAssessor(HashingEmbedder(), None)
-    passage = document.evidence(0, text.index(" Runner 0"), 0.0, "test", {"cosine": 0.95})
-    claim = "Regular exercise conditions the heart to beat less slowly during periods of rest."
+    passage = document.evidence(0, FAR_OFF.index(" Runner 0"), 0.0, "test", {"cosine": 0.95})
+    claim = SLOWER
     graded = engine.grade(claim, document, passage, None)
     assert graded.grade is not Grade.SUPPORTED
     assert graded.conflicts == (
@@ -259,6 +262,12 @@ def test_the_guard_rules_benchmark_turns_the_rule_it_names_off_at_every_door() -
         assert verifier.stranger_names(claim, source) == []
     assert guard.unnamed(claim, source, source)
     assert verifier.stranger_names(claim, source)
+    engine = SupportAssessor(HashingEmbedder(), None)
+    document = Document("d", FAR_OFF)
+    passage = document.evidence(0, FAR_OFF.index(" Runner 0"), 0.0, "test", {"cosine": 0.95})
+    with guard_rules.without("_plainest"):
+        assert engine.grade(SLOWER, document, passage, None).conflicts == ()
+    assert engine.grade(SLOWER, document, passage, None).conflicts
 
 
 def test_the_falsification_table_draws_another_sample_from_another_seed() -> None:
