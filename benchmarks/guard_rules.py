@@ -14,8 +14,8 @@ Rules (``--rule``):
 
 * ``stranger_names``: a word the text near the passage does not say, in the place of a name
   it gives (:func:`citecheck.judging.guard.stranger_names`, 29 November).
-* ``_plainest``: the sentences far from the passage where the claim is written most plainly,
-  held against it as a neighbour is (``citecheck.judging.support._plainest``, 29 November,
+* ``_far_off``: the sentences far from the passage where the claim is written most plainly,
+  held against it as a neighbour is (``citecheck.judging.support._far_off``, 29 November,
   evening).
 
 Run from the repository root (embeddings from ``benchmarks/claims.py``'s cache)::
@@ -42,7 +42,7 @@ from citecheck.judging.support import SupportAssessor
 from citecheck.judging.support_judge import SupportJudge
 from citecheck.verification import verifier
 
-RULES = {"stranger_names": (guard, verifier), "_plainest": (support,)}
+RULES = {"stranger_names": (guard, verifier), "_far_off": (support,)}
 """Each rule by its function's name, with the modules that call it by that name."""
 
 

@@ -104,7 +104,7 @@ def test_the_grade_names_a_change_where_the_claim_is_written_most_plainly() -> N
     assert graded.grade is not Grade.SUPPORTED
     assert graded.conflicts == (
         "the claim says 'less' where the source says 'more' (in the passage further off: "
-        "“Workouts also condition the heart to beat more slowly during periods of …”)",
+        "“… also condition the heart to beat more slowly during periods of rest.”)",
     )
     same = engine.grade(claim.replace("less", "more"), document, passage, None)
     assert same.conflicts == ()
@@ -265,7 +265,7 @@ def test_the_guard_rules_benchmark_turns_the_rule_it_names_off_at_every_door() -
     engine = SupportAssessor(HashingEmbedder(), None)
     document = Document("d", FAR_OFF)
     passage = document.evidence(0, FAR_OFF.index(" Runner 0"), 0.0, "test", {"cosine": 0.95})
-    with guard_rules.without("_plainest"):
+    with guard_rules.without("_far_off"):
         assert engine.grade(SLOWER, document, passage, None).conflicts == ()
     assert engine.grade(SLOWER, document, passage, None).conflicts
 
@@ -288,3 +288,27 @@ def test_the_falsification_table_draws_another_sample_from_another_seed() -> Non
 
     assert twins(falsify.SEED) == twins(falsify.SEED)
     assert twins(falsify.SEED) != twins(7)
+
+
+@pytest.mark.parametrize(
+    ("focus", "shown"),
+    [
+        (None, "“Title: Does Running Lower Your Pulse? Text: Cardio workouts make the heart …”"),
+        ("more", "“… Cardio workouts make the heart beat more slowly during periods of rest.”"),
+        (
+            "absent",
+            "“Title: Does Running Lower Your Pulse? Text: Cardio workouts make the heart …”",
+        ),
+    ],
+)
+def test_a_passage_is_quoted_around_the_word_its_change_names(
+    focus: str | None, shown: str
+) -> None:
+    from citecheck.judging.support import _short
+
+    text = (
+        "Title: Does Running Lower Your Pulse? Text: Cardio workouts make the heart beat more "
+        "slowly during periods of rest."
+    )
+    assert _short(text, focus=focus) == shown
+    assert _short("Short and plain.", focus="plain") == "“Short and plain.”"

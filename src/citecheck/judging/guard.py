@@ -1632,6 +1632,7 @@ _TITLE_CAPITALS = 3
 it stands in a heading in title case ("Estate Planning and Capital Gains"): no name."""
 
 
+@lru_cache(maxsize=65_536)
 def _plain(word: str) -> str:
     """A word as runs and their neighbours are compared: in lower case, without accents or a
     possessive ending."""

@@ -38,6 +38,7 @@ about a claim, and the labeller only decides what to call it.
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -847,6 +848,19 @@ NEIGHBOUR_SUBJECT = 0.6
 the same subject (:func:`neighbour_conflicts`)."""
 
 
+def _far_off(
+    claim: str, document: Document, passage: Span, region: Span | None, near: Span
+) -> list[tuple[Evidence, list[str]]]:
+    """The sentences far from the passage where the claim is written most plainly
+    (:func:`_plainest`) that the meaning guard finds changed against it, each with the
+    changes, as :func:`neighbour_conflicts` reads a sentence beside the passage."""
+    return [
+        found
+        for far in _plainest(claim, document, passage, region, near)
+        for found in neighbour_conflicts(claim, document, passage, far, PLAINEST_SUBJECT)
+    ]
+
+
 def _plainest(
     claim: str, document: Document, passage: Span, region: Span | None, near: Span
 ) -> list[Span]:
@@ -1011,8 +1025,7 @@ def _changes(
     beside = _beside(claim, document, passage.span, region)
     neighbours = neighbour_conflicts(claim, document, passage.span, beside)
     near = neighbourhood(passage.span, len(document.text), region)
-    for far in _plainest(claim, document, passage.span, region, near):
-        neighbours.extend(neighbour_conflicts(claim, document, passage.span, far, PLAINEST_SUBJECT))
+    neighbours.extend(_far_off(claim, document, passage.span, region, near))
     # what the passage says itself, read only when a sentence near it may say it instead
     own = claim_conflicts(claim, passage.text, passage.text) if subject or neighbours else []
     around = [c for c in changed if c not in own]
@@ -1025,7 +1038,9 @@ def _changes(
         for change in qualifier.why:
             if change in own:
                 continue  # the passage itself says it: its own words are the reason
-            located = f"{change} (in the passage {where}: {_short(qualifier.evidence.text)})"
+            focus = _SOURCE_WORD.search(change)
+            shown = _short(qualifier.evidence.text, focus=focus.group(1) if focus else None)
+            located = f"{change} (in the passage {where}: {shown})"
             if change in found:
                 found[found.index(change)] = located
             elif located not in found:
@@ -1105,11 +1120,30 @@ def _sentence_bounds(text: str, language: str) -> tuple[list[int], list[int]]:
     return [start for start, _, _ in index], [end for _, end, _ in index]
 
 
-def _short(text: str, words: int = 12) -> str:
-    """The first ``words`` words of ``text``, quoted, with an ellipsis when cut."""
+def _short(text: str, words: int = 12, focus: str | None = None) -> str:
+    """``words`` words of ``text``, quoted, with an ellipsis where cut: its first ones, or
+    those around the first word that is ``focus`` (the source's word a change names), so that
+    the quotation shows what the change is about."""
     split = text.split()
-    shown = " ".join(split[:words]) + (" \u2026" if len(split) > words else "")
-    return f"\u201c{shown}\u201d"
+    start = 0
+    if focus:
+        key = focus.casefold()
+        at = next((i for i, w in enumerate(split) if w.strip(_MARKS).casefold() == key), None)
+        if at is not None:
+            start = max(0, min(at - words // 3, len(split) - words))
+    shown = " ".join(split[start : start + words])
+    return (
+        "\u201c"
+        + ("\u2026 " if start else "")
+        + shown
+        + (" \u2026" if start + words < len(split) else "")
+        + "\u201d"
+    )
+
+
+_MARKS = ".,;:!?\"'()[]\u201c\u201d\u2018\u2019"
+_SOURCE_WORD = re.compile(r"the source (?:says|has|names)(?: the negation)? '([^']+)'")
+"""The source's word in a change the guard names ("… where the source says 'more'")."""
 
 
 def _by_shared_words(
