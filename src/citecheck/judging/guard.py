@@ -1577,7 +1577,7 @@ def _name_runs(text: str) -> tuple[Run, ...]:
     title case) is none. Only the
     capitalised words are visited, and the text beside each run: not every word."""
     words = [m for m in _CAPITAL_WORD.finditer(text) if m.group().lower() not in STOP_WORDS]
-    runs: list[tuple[list[str], list[str], list[str]]] = []
+    runs: list[tuple[list[str], list[str], list[str], bool]] = []
     inside: set[str] = set()  # the words the text writes as names inside a sentence
     at = 0
     while at < len(words):
@@ -1598,12 +1598,12 @@ def _name_runs(text: str) -> tuple[Run, ...]:
         after = _tokens(after_text.partition("\n")[0])  # a heading ("## 4.1 Language Definition")
         opens = not before or before[-1] in _OPENING
         inside.update(_plain(word) for word in run[1 if opens else 0 :])
-        runs.append((run, before, after))
+        runs.append((run, before, after, opens))
         at = end
     found: list[Run] = []
-    for run, before, after in runs:
+    for run, before, after, opens in runs:
         readings = [(run, before)]
-        if not before or before[-1] in _OPENING:  # it opens a sentence: its first word may
+        if opens:  # it opens a sentence: its first word may
             readings = [(run[1:], [*before, run[0]])]  # be no name ("Regarding FinTabNet"),
             if _plain(run[0]) in inside and not _in_lower_case(_plain(run[0]), text):
                 readings.append((run, before))  # unless the text names it inside a sentence

@@ -848,6 +848,13 @@ NEIGHBOUR_SUBJECT = 0.6
 the same subject (:func:`neighbour_conflicts`)."""
 
 
+def _subject_stems(claim: str) -> frozenset[str]:
+    """The stems of the claim's content words, as a sentence that speaks of its subject must
+    hold a share of them (:func:`carried_clauses`); empty for a claim with too few."""
+    clauses = carried_clauses(claim) or []
+    return frozenset().union(*clauses) if clauses else frozenset()
+
+
 def _far_off(
     claim: str, document: Document, passage: Span, region: Span | None, near: Span
 ) -> list[tuple[Evidence, list[str]]]:
@@ -871,8 +878,7 @@ def _plainest(
     ("conditions the heart to beat less slowly during periods of rest" where a sentence far
     down the page says "beat more slowly during periods of rest"). A change they make is
     held against the claim as a neighbour's is (:func:`neighbour_conflicts`)."""
-    clauses = carried_clauses(claim) or []
-    stems = frozenset().union(*clauses) if clauses else frozenset()
+    stems = _subject_stems(claim)
     if not stems:
         return []
     bounds = region or Span(0, len(document.text))
@@ -912,8 +918,7 @@ def neighbour_conflicts(
     a claim such a sentence negates, reverses or bounds is not supported by the passage beside
     it. What a sentence merely lacks ("no such number") is no change, and neither is another
     number (:data:`_OTHER_NUMBER`)."""
-    clauses = carried_clauses(claim) or []
-    stems = frozenset().union(*clauses) if clauses else frozenset()
+    stems = _subject_stems(claim)
     if not stems:
         return []
     language = claim_language(claim)
@@ -1055,8 +1060,7 @@ def _on_subject(claim: str, document: Document, passage: Span, region: Span | No
     """The sentences near ``passage`` (inside ``region``, not the passage itself) that may
     hold a change the guard read around it: they share :data:`AROUND_SUBJECT` of the claim's
     content words (the change is known to stand near; this only finds where)."""
-    clauses = carried_clauses(claim) or []
-    stems = frozenset().union(*clauses) if clauses else frozenset()
+    stems = _subject_stems(claim)
     if not stems:
         return []
     near = neighbourhood(passage, len(document.text), region)
@@ -1128,7 +1132,7 @@ def _short(text: str, words: int = 12, focus: str | None = None) -> str:
     start = 0
     if focus:
         key = focus.casefold()
-        at = next((i for i, w in enumerate(split) if w.strip(_MARKS).casefold() == key), None)
+        at = next((i for i, w in enumerate(split) if key in WORD.findall(w.casefold())), None)
         if at is not None:
             start = max(0, min(at - words // 3, len(split) - words))
     shown = " ".join(split[start : start + words])
@@ -1141,7 +1145,6 @@ def _short(text: str, words: int = 12, focus: str | None = None) -> str:
     )
 
 
-_MARKS = ".,;:!?\"'()[]\u201c\u201d\u2018\u2019"
 _SOURCE_WORD = re.compile(r"the source (?:says|has|names)(?: the negation)? '([^']+)'")
 """The source's word in a change the guard names ("… where the source says 'more'")."""
 
