@@ -819,6 +819,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="N more first-round real pairs of SOURCE (fever_docnli, citint_train, ...) trained "
         "again besides --refine-replay; repeatable",
     )
+    parser.add_argument(
+        "--refine-kind",
+        action="append",
+        default=[],
+        metavar="KIND=N",
+        help="N more first-round made twins of KIND ('name swapped', 'entity', ...) trained "
+        "again besides --refine-replay; repeatable",
+    )
     parser.add_argument("--save-model", type=Path, help="step 2: the trained model goes here")
     parser.add_argument("--from-model", type=Path, help="step 3: export and describe this model")
     parser.add_argument("--training-record", type=Path, help="step 3: its training.json")
@@ -928,6 +936,12 @@ def prepare_refinement(args: argparse.Namespace) -> int:
         if not same:
             raise SystemExit(f"--refine-source {source}: no first-round pair of that source")
         replay += _more(replay, same, wanted, rng)
+    kinds = refine_sources(args.refine_kind, "--refine-kind", "KIND=N")
+    for kind, wanted in kinds.items():
+        same = [p for p in parts["train"] if p.kind == kind]
+        if not same:
+            raise SystemExit(f"--refine-kind {kind}: no first-round twin of that kind")
+        replay += _more(replay, same, wanted, rng)
     trained = [*made, *replay]
     rng.shuffle(trained)
     held_rng = random.Random(seed + 8)
@@ -953,6 +967,7 @@ def prepare_refinement(args: argparse.Namespace) -> int:
             "refine_replay": args.refine_replay,
             "refine_negations": args.refine_negations,
             "refine_sources": sources,
+            "refine_kinds": kinds,
         },
     }
     out = {"train": trained, "held_out": parts["held_out"], "hard_held_out": hard_held_out}
@@ -975,14 +990,16 @@ def _more(
     return rng.sample(rest, min(wanted, len(rest)))
 
 
-def refine_sources(given: Sequence[str]) -> dict[str, int]:
-    """``--refine-source`` values (``SOURCE=N``) as a mapping, in the order given; a malformed
-    one stops the run with the value named."""
+def refine_sources(
+    given: Sequence[str], option: str = "--refine-source", form: str = "SOURCE=N"
+) -> dict[str, int]:
+    """``--refine-source`` (or ``--refine-kind``) values (``SOURCE=N``) as a mapping, in the
+    order given; a malformed one stops the run with the value named."""
     sources: dict[str, int] = {}
     for value in given:
-        source, _, count = value.partition("=")
+        source, _, count = value.rpartition("=")
         if not source or not count.isdigit():
-            raise SystemExit(f"--refine-source wants SOURCE=N, got {value!r}")
+            raise SystemExit(f"{option} wants {form}, got {value!r}")
         sources[source] = sources.get(source, 0) + int(count)
     return sources
 

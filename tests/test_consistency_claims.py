@@ -45,7 +45,8 @@ EN_PAGE = (
     "Researchers found that remote work reduced commuting. "
     'Margot Robbie plays Harley Quinn in "Birds of Prey." '
     "A lower heart rate in a trained heart moves as much blood as the higher heart rate in an "
-    "untrained heart."
+    "untrained heart. "
+    "In Figure 6, OTSL predicts the structure of long tables."
 )
 NL_PAGE = (
     "Waterfilters werden dagelijks gebruikt in 87 procent van de huishoudens. "
@@ -70,6 +71,7 @@ TRUE = {
         "A lower heart rate in a trained heart moves as much blood as the higher heart rate in "
         "an untrained heart.",
     ),
+    "numbered part, shortened": ("en", "In Fig. 6, OTSL predicts the structure of long tables."),
     "nl verbatim": ("nl", "De werkloosheid in de regio daalde sterk in 2020."),
     "nl function words": (
         "nl",
@@ -116,6 +118,8 @@ FALSE = {
         "en",
         "Obama did not nominate Sotomayor to the U.S. Supreme Court in 2009.",
     ),
+    # a figure called a table: the page has no Table 6
+    "numbered part": ("en", "In Table 6, OTSL predicts the structure of long tables."),
     "months": (
         "en",
         "The dataset was annotated by trained human annotators over six months.",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -696,3 +697,45 @@ def test_one_abbreviation_match_for_the_guard_and_the_author_names(
     assert abbreviates(short, name.split()) is expected
     if short.isupper():
         assert _same_name(short, name) is expected
+
+
+LABELLED_PAGE = (
+    "To illustrate the differences, Figure 5 demonstrates less overlap with OTSL. "
+    "In Figure 6, OTSL proves to be more effective on tables with long token sequences. "
+    "Table 2 compares OTSL and HTML on three data sets, and children aged 6 took part."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "named"),
+    [
+        ("In Precision 6, OTSL proves to be more effective on tables with long token sequences.", "'Precision 6' where the source says 'Figure 6'"),
+        ("In Table 6, OTSL proves to be more effective on tables with long token sequences.", "'Table 6' where the source says 'Figure 6'"),
+        ("in table 6, OTSL proves to be more effective on tables with long token sequences.", "'table 6' where the source says 'Figure 6'"),
+        ("Figure 2 compares OTSL and HTML on three data sets.", "'Figure 2' where the source says 'Table 2'"),
+    ],
+)  # fmt: skip
+def test_a_numbered_part_called_by_another_word_is_a_change(claim: str, named: str) -> None:
+    """A figure, a table or a section that the claim calls by another word, in its place:
+    "Table 6" where the page's sentence says "Figure 6" (the page has no Table 6)."""
+    changes = claim_conflicts(claim, LABELLED_PAGE)
+    assert any(named.lower() in change.lower() for change in changes), changes
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "In Figure 6, OTSL proves to be more effective on tables with long token sequences.",
+        "In Fig. 6, OTSL proves to be more effective on tables with long token sequences.",
+        "In fig 6, OTSL proves to be more effective on tables with long token sequences.",
+        "Table 2 compares OTSL and HTML on three data sets.",
+        "As Table 2 shows, OTSL and HTML were compared on three data sets.",
+        "Children aged 6 took part.",
+        "OTSL proves to be more effective on tables with long token sequences (Figure 6).",
+    ],
+)
+def test_a_numbered_part_named_as_the_page_names_it_is_no_change(claim: str) -> None:
+    """The label as the page writes it, shortened ("Fig. 6"), in any case, or a number that
+    labels nothing ("aged 6") is no change of this rule."""
+    relabelled = re.compile(r"says '[^']+ \d+' where the source says '\w+ \d+'")
+    assert not [c for c in claim_conflicts(claim, LABELLED_PAGE) if relabelled.search(c)]

@@ -345,3 +345,20 @@ def test_a_quote_written_as_the_text_writes_it_beats_its_normalised_twin() -> No
     assert row.span_text == 'harbour"'
     [evidence] = row.evidence
     assert (evidence.start, evidence.end) == (0, 8)
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("the. the.\nthe", "the.\nthe"),  # stop words only: hypothesis found it
+        ("ferry. harbour ferry. storm.\nharbour ferry. storm", "ferry. storm.\nharbour ferry"),
+    ],
+)  # fmt: skip
+def test_a_quote_standing_as_written_is_not_given_a_place_that_differs_in_spacing(
+    text: str, quote: str
+) -> None:
+    """Where the words stand twice, once as the quote writes them and once with other
+    spacing, the span is the one written as the quote is."""
+    [row] = citecheck.verify_quotes([quote], {"doc": text}).rows
+    assert row.status is Status.VERIFIED, row.reason
+    assert row.span_text == quote

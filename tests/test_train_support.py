@@ -301,31 +301,56 @@ def test_a_refinement_round_replays_added_negations_when_asked(
     assert len(set(counts[5])) == len(counts[5])  # none trained twice
 
 
-def test_a_refinement_round_replays_more_of_a_source_when_asked(
-    data: dict[str, Path], prepared: Path
+@pytest.mark.parametrize(
+    ("option", "field", "recorded", "wrong"),
+    [
+        (
+            "--refine-source",
+            "source",
+            "refine_sources",
+            (("nowhere=3", "nowhere"), ("fm2", "'fm2'")),
+        ),
+        (
+            "--refine-kind",
+            "kind",
+            "refine_kinds",
+            (("no such kind=3", "no such kind"), ("entity", "'entity'")),
+        ),
+    ],
+)
+def test_a_refinement_round_replays_more_of_a_source_or_a_kind_when_asked(
+    data: dict[str, Path],
+    prepared: Path,
+    option: str,
+    field: str,
+    recorded: str,
+    wrong: tuple[tuple[str, str], ...],
 ) -> None:
     """``--refine-source SOURCE=N``: N more first-round real pairs of that source (the long
-    documents the five sets resemble), none twice; a source the first round lacks, or a value
-    that is not ``SOURCE=N``, stops the run and names it."""
+    documents the five sets resemble); ``--refine-kind KIND=N``: N more first-round twins of
+    that kind (a name swapped, an entity of the same type; a kind's name may hold spaces).
+    None twice; a source or kind the first round lacks, or a value that is not ``NAME=N``,
+    stops the run and names it."""
     _, first = ts.read_prepared(prepared)
-    sources = Counter(p.source for p in first["train"] if not p.kind)
-    source, available = sources.most_common(1)[0]
+    made = field == "kind"
+    names = Counter(getattr(p, field) for p in first["train"] if bool(p.kind) is made)
+    name, available = names.most_common(1)[0]
     assert available >= 4
     counts = {}
     for extra in (0, 3):
-        path = data["root"] / f"refine-source-{extra}.json.xz"
+        path = data["root"] / f"refine-{field}-{extra}.json.xz"
         words = ("--prepare", path, "--refine-from", prepared, "--base", data["base"])
-        more = ("--refine-source", f"{source}={extra}") if extra else ()
+        more = (option, f"{name}={extra}") if extra else ()
         assert _run(*words, "--refine-pairs", 40, "--refine-replay", 10, *more) == 0
         meta, parts = ts.read_prepared(path)
-        assert meta["refined_from"]["refine_sources"] == ({source: extra} if extra else {})
-        counts[extra] = [(p.claim, p.evidence) for p in parts["train"] if p.source == source]
+        assert meta["refined_from"][recorded] == ({name: extra} if extra else {})
+        counts[extra] = [(p.claim, p.evidence) for p in parts["train"] if getattr(p, field) == name]
     assert len(counts[3]) == len(counts[0]) + 3
     assert len(set(counts[3])) == len(counts[3])
     words = ("--prepare", data["root"] / "bad.json.xz", "--refine-from", prepared)
-    for wrong, named in (("nowhere=3", "nowhere"), ("fm2", "'fm2'")):
+    for value, named in wrong:
         with pytest.raises(SystemExit, match=named):
-            _run(*words, "--base", data["base"], "--refine-source", wrong)
+            _run(*words, "--base", data["base"], option, value)
 
 
 def test_the_shipped_judge_comes_back_as_a_model_to_refine(

@@ -165,6 +165,7 @@ def claim_conflicts(
             )
     conflicts.extend(_symbol_conflicts(own, said))
     conflicts.extend(_version_conflicts(own, around))
+    conflicts.extend(_label_conflicts(own, nearby or passage))
     if not quotation:
         conflicts.extend(_entity_conflicts(claim, nearby or passage))
     noun = "quote" if quotation else "claim"
@@ -718,6 +719,64 @@ def _version_conflicts(claim: str, nearby: str) -> list[str]:
             shown = ", ".join(repr(f"{name}-{n}") for n in sorted(said))
             conflicts.append(f"the claim has '{name}-{number}' where the source has {shown}")
     return conflicts
+
+
+_LABELLED = re.compile(r"(?<![\w.])([^\W\d_]{2,})(\.?)[ \t\u00a0]+(\d{1,3})(?!\w|[.,:/-]\d)")
+"""A word and a small whole number after it, as a text labels its parts: "Figure 6",
+"Table 2", "Fig. 5", "Article 12" (not "3.5", "12,000" or "6/7")."""
+
+
+def _label_conflicts(claim: str, nearby: str) -> list[str]:
+    """A numbered part of the source that the claim calls by another word, standing where
+    the source has it: "In Precision 6, OTSL proves …" against "In Figure 6, OTSL proves …";
+    "as Table 3 shows" against "as Figure 3 shows". The source's labels are words it writes
+    with a capital before a number; the claim's word is read in any case, and it may shorten
+    the label ("Fig. 6", "Eq. 2"). No change: a label the source also gives with that number
+    ("Table 3" anywhere in it), or a word not in the label's place (the words before and
+    after the two differ: "children aged 6" against "(Figure 6)"). A month before a day is
+    a date, the entity rule's ("February 19" against "December 19")."""
+    labels: dict[str, list[tuple[str, str, str, str]]] = {}  # a number: its labels, each
+    given: set[tuple[str, str]] = set()  # with its words before and after, as written
+    for match in _LABELLED.finditer(nearby):
+        word, number = match.group(1), match.group(3)
+        given.add((word.lower(), number))
+        if word[0].isupper() and word.lower() not in _NO_NAME and not entity_kind(word.lower()):
+            labels.setdefault(number, []).append(
+                (word.lower(), *_word_beside(nearby, match.start(), match.end()), match.group(0))
+            )
+    if not labels:
+        return []
+    conflicts = []
+    for match in _LABELLED.finditer(claim):
+        word, number = match.group(1).lower(), match.group(3)
+        if word in _NO_NAME or (word, number) in given or number not in labels:
+            continue
+        before, after = _word_beside(claim, match.start(), match.end())
+        for label, their_before, their_after, written in labels[number]:
+            if label.startswith(word) or word.startswith(label):
+                break  # "Fig. 6" for "Figure 6"
+            if (before and before == their_before) or (after and after == their_after):
+                conflicts.append(
+                    f"the claim says {match.group(0)!r} where the source says {written!r}"
+                )
+                break
+    return conflicts
+
+
+def _word_beside(text: str, start: int, end: int) -> tuple[str, str]:
+    """The words just before ``start`` and just after ``end`` of ``text``, in lower case: ""
+    at an end, or where a mark stands between (a comma after is passed over: "In Figure 6,
+    OTSL")."""
+    before = _WORD_BEFORE.search(text, max(0, start - _BESIDE_CHARS), start)
+    after = _WORD_AFTER.match(text, end, end + _BESIDE_CHARS)
+    return (
+        before.group(1).lower() if before else "",
+        after.group(1).lower() if after else "",
+    )
+
+
+_WORD_BEFORE = re.compile(r"([^\W_]+)\s*$")
+_WORD_AFTER = re.compile(r"\s*,?\s*([^\W_]+)")
 
 
 def _counting_once(words: list[str], index: int) -> bool:

@@ -234,6 +234,8 @@ class QuoteLocator:
         exact = next((p for p in pieces[1:] if _verbatim(quote, p)), None)
         index = words.value if words is not None else self._word_index(corpus)
         exact = exact or _standing(target, index)
+        if exact is not None:  # as written there beats normalised ("the.\nthe", not "the. the")
+            exact = _literally(quote, exact) or exact
         return self._judge(quote, exact or best, corpus)
 
     def _word_index(self, corpus: WindowSearch) -> WordIndex:
@@ -279,7 +281,7 @@ class QuoteLocator:
             hits = ExactMatcher().find(target, document)
             if hits:
                 piece = Passage(document, hits[0].start, hits[0].end, 1.0, 0.0, 0.0, "exact")
-                piece = with_marks(quote, piece)
+                piece = with_marks(quote, _literally(quote, piece) or piece)
                 reason = verdict.stands("quote", _where(piece), 1.0, verbatim=True)
                 return _Outcome(Status.VERIFIED, reason, piece)
         return _Outcome(
