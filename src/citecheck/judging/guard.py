@@ -721,7 +721,7 @@ def _version_conflicts(claim: str, nearby: str) -> list[str]:
     return conflicts
 
 
-_LABELLED = re.compile(r"(?<![\w.])([^\W\d_]{2,})(\.?)[ \t\u00a0]+(\d{1,3})(?!\w|[.,:/-]\d)")
+_LABELLED = re.compile(r"(?<![\w.])([^\W\d_]{2,})\.?[ \t\u00a0]+(\d{1,3})(?!\w|[.,:/-]\d)")
 """A word and a small whole number after it, as a text labels its parts: "Figure 6",
 "Table 2", "Fig. 5", "Article 12" (not "3.5", "12,000" or "6/7")."""
 
@@ -735,10 +735,13 @@ def _label_conflicts(claim: str, nearby: str) -> list[str]:
     ("Table 3" anywhere in it), or a word not in the label's place (the words before and
     after the two differ: "children aged 6" against "(Figure 6)"). A month before a day is
     a date, the entity rule's ("February 19" against "December 19")."""
+    ours = list(_LABELLED.finditer(claim))
+    if not ours:
+        return []  # the common case: the source's text is not read
     labels: dict[str, list[tuple[str, str, str, str]]] = {}  # a number: its labels, each
     given: set[tuple[str, str]] = set()  # with its words before and after, as written
     for match in _LABELLED.finditer(nearby):
-        word, number = match.group(1), match.group(3)
+        word, number = match.group(1), match.group(2)
         given.add((word.lower(), number))
         if word[0].isupper() and word.lower() not in _NO_NAME and not entity_kind(word.lower()):
             labels.setdefault(number, []).append(
@@ -747,8 +750,8 @@ def _label_conflicts(claim: str, nearby: str) -> list[str]:
     if not labels:
         return []
     conflicts = []
-    for match in _LABELLED.finditer(claim):
-        word, number = match.group(1).lower(), match.group(3)
+    for match in ours:
+        word, number = match.group(1).lower(), match.group(2)
         if word in _NO_NAME or (word, number) in given or number not in labels:
             continue
         before, after = _word_beside(claim, match.start(), match.end())
