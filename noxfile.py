@@ -40,6 +40,7 @@ PACKAGE_DATA = (
     "judging/weights/support-judge.json",
     "embedders/minilm-tokenizer.json",
     "embedders/weights/minilm-l6-rows.onnx",
+    "embedders/weights/u8s8-probe.onnx",
     "exports/report.css",
     "exports/report.js",
     "py.typed",

@@ -27,8 +27,16 @@ Run from the repository root (needs the ``train`` extra for ``onnx``, and ``onnx
         src/citecheck/embedders/weights/minilm-l6-rows.onnx
 
 The result is a function of the packaged file and of the onnx and onnxruntime versions that
-rewrite it; ``tests/test_minilm_rows.py`` rebuilds it and checks its vectors against the
+rewrite it; ``tests/test_onnx_minilm.py`` rebuilds it and checks its vectors against the
 shipped file's.
+
+``--probe FILE`` writes the other file citecheck ships beside it, ``u8s8-probe.onnx``: one
+integer product of unsigned 255s by signed 127s, whose exact answer tells
+:mod:`citecheck.embedders.onnx_sessions` whether onnxruntime's fast 8-bit kernel overflows on
+the CPU it runs on (x86 without VNNI)::
+
+    PYTHONPATH=src:benchmarks python benchmarks/minilm_rows.py \
+        --probe src/citecheck/embedders/weights/u8s8-probe.onnx
 """
 
 from __future__ import annotations
@@ -171,11 +179,50 @@ def _integer_product(
     return made
 
 
+PROBE_ROWS, PROBE_DEPTH, PROBE_COLUMNS = 16, 64, 16
+"""The probe's product: ``a`` (uint8, rows x depth, read around 128) times a constant int8
+matrix of 127s (depth x columns)."""
+
+
+def make_probe(out: Path) -> Path:
+    """Write the probe (see the module) to ``out``, atomically."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    weights = numpy_helper.from_array(
+        np.full((PROBE_DEPTH, PROBE_COLUMNS), 127, np.int8), "probe_weights"
+    )
+    zero = numpy_helper.from_array(np.array(128, np.uint8), "probe_zero")
+    graph = helper.make_graph(
+        [helper.make_node("MatMulInteger", ["a", "probe_weights", "probe_zero"], ["product"])],
+        "u8s8_probe",
+        [helper.make_tensor_value_info("a", TensorProto.UINT8, [PROBE_ROWS, PROBE_DEPTH])],
+        [helper.make_tensor_value_info("product", TensorProto.INT32, [PROBE_ROWS, PROBE_COLUMNS])],
+        [weights, zero],
+    )
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="citecheck"
+    )
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(f".{out.name}.part")
+    onnx.save(model, str(partial))
+    partial.replace(out)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("out", type=Path, help="the file to write")
+    parser.add_argument("out", type=Path, nargs="?", help="the model file to write")
     parser.add_argument("--source", type=Path, help="the packaged file (default: installed)")
+    parser.add_argument("--probe", type=Path, help="write the overflow probe here")
     args = parser.parse_args(argv)
+    if args.probe is not None:
+        print(f"{make_probe(args.probe)}: {args.probe.stat().st_size} bytes", file=sys.stderr)
+    if args.out is None:
+        return 0
     began = time.perf_counter()
     made = make_rows(args.out, args.source)
     seconds = time.perf_counter() - began

@@ -298,12 +298,12 @@ def test_grading_many_passages_grades_each_as_grading_one_does(claim: str) -> No
 def test_onnx_threads_follow_what_the_process_was_given(
     monkeypatch: pytest.MonkeyPatch, value: str, threads: int | None
 ) -> None:
-    from citecheck.embedders.onnx_minilm import _threads_allotted
+    from citecheck.embedders.onnx_sessions import threads_allotted
 
     monkeypatch.setenv("OMP_NUM_THREADS", value)
-    assert _threads_allotted() == threads
+    assert threads_allotted() == threads
     monkeypatch.delenv("OMP_NUM_THREADS")
-    assert _threads_allotted() is None
+    assert threads_allotted() is None
 
 
 @needs_onnx

@@ -18,6 +18,7 @@ import pytest
 from citecheck.documents.chunking import model_chunks
 from citecheck.embedders import OnnxMiniLMEmbedder, token_budget
 from citecheck.embedders.onnx_minilm import ROWS_DIGEST, ROWS_FILE
+from citecheck.embedders.onnx_sessions import PROBE_FILE
 from citecheck.errors import ConfigError, MissingDependencyError
 from citecheck.protocols import Embedder, TokenLimited
 
@@ -308,6 +309,8 @@ def test_the_shipped_file_is_rebuilt_by_its_command(
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     import minilm_rows
 
+    probe = minilm_rows.make_probe(tmp_path / "rows" / "probe.onnx")
+    assert probe.read_bytes() == PROBE_FILE.read_bytes()
     made = minilm_rows.make_rows(tmp_path / "rows" / "minilm.onnx")
     assert not list(made.parent.glob(".*part"))
     rebuilt = OnnxMiniLMEmbedder(threads=1, model_file=made)
@@ -326,3 +329,78 @@ def test_the_shipped_file_is_rebuilt_by_its_command(
     parts = [p for w in ours for p in (np.split(w, 3, axis=1) if w.shape[1] == 3 * 384 else [w])]
     assert len(parts) == 36  # six layers: query, key, value, output, and the two feed-forward
     assert all(p.tobytes() in set(packaged.values()) for p in parts)
+
+
+# -- exact integer products on every CPU ---------------------------------------------------------
+
+
+def test_the_probe_is_exact_with_the_precision_option() -> None:
+    """The probe's product (255s by 127s around 128) with onnxruntime's precision option is
+    exact on any CPU; without it, it is exact only where the fast kernel does not overflow,
+    which is what :func:`integer_products_overflow` reads."""
+    pytest.importorskip("onnxruntime")
+    import numpy as np
+    import onnxruntime
+
+    from citecheck.embedders import onnx_sessions
+
+    options = onnxruntime.SessionOptions()
+    options.add_session_config_entry(onnx_sessions.PRECISION_OPTION, "1")
+    session = onnxruntime.InferenceSession(
+        str(onnx_sessions.PROBE_FILE), options, providers=["CPUExecutionProvider"]
+    )
+    (product,) = session.run(["product"], {"a": np.full((16, 64), 255, np.uint8)})
+    assert product.shape == (16, 16)
+    assert np.all(product == 64 * 127 * 127)
+    plain = onnxruntime.InferenceSession(
+        str(onnx_sessions.PROBE_FILE), providers=["CPUExecutionProvider"]
+    )
+    (fast,) = plain.run(["product"], {"a": np.full((16, 64), 255, np.uint8)})
+    assert onnx_sessions.integer_products_overflow() == (not np.all(fast == 64 * 127 * 127))
+
+
+@pytest.mark.parametrize("overflows", [True, False])
+def test_the_precision_option_is_set_where_the_fast_product_overflows(
+    monkeypatch: pytest.MonkeyPatch, overflows: bool
+) -> None:
+    pytest.importorskip("onnxruntime")
+    from citecheck.embedders import onnx_sessions
+
+    monkeypatch.setattr(onnx_sessions, "_checked", [overflows])
+    options = onnx_sessions.session_options(2)
+    assert options.intra_op_num_threads == 2
+    assert options.inter_op_num_threads == 1
+    try:
+        entry = options.get_session_config_entry(onnx_sessions.PRECISION_OPTION)
+    except RuntimeError:  # onnxruntime raises for an entry never set
+        entry = None
+    assert entry == ("1" if overflows else None)
+
+
+def test_a_probe_that_cannot_run_counts_as_an_overflow(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """Exact products, at worst slower: never the fast kernel on a CPU not known to be safe."""
+    pytest.importorskip("onnxruntime")
+    from citecheck.embedders import onnx_sessions
+
+    monkeypatch.setattr(onnx_sessions, "PROBE_FILE", tmp_path / "gone.onnx")
+    assert onnx_sessions._probe() is True
+
+
+def test_the_vectors_are_the_same_with_the_precision_option(
+    onnx: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shipped file's products are exact either way, so forcing onnxruntime's precision
+    option (as a CPU without VNNI gets it) changes no vector: the same text gives the same
+    vector on every CPU."""
+    import numpy as np
+
+    from citecheck.embedders import onnx_sessions
+
+    ours = onnx.embed_matrix(SENTENCES)
+    monkeypatch.setattr(onnx_sessions, "_checked", [True])
+    forced = OnnxMiniLMEmbedder(threads=1)
+    options = forced.model.session.get_session_options()
+    assert options.get_session_config_entry(onnx_sessions.PRECISION_OPTION) == "1"
+    assert np.allclose(forced.embed_matrix(SENTENCES), ours, atol=1e-6)

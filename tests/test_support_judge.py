@@ -131,6 +131,27 @@ def test_a_pair_reads_the_same_whatever_else_is_asked_with_it(judge: SupportJudg
     assert judge.engine.classify_pairs([]).shape == (0, 3)
 
 
+def test_a_pair_reads_the_same_with_the_precision_option(
+    judge: SupportJudge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The judge multiplies 8-bit integers; on an x86 CPU without VNNI onnxruntime's fast
+    product would overflow, so citecheck sets its precision option there
+    (:mod:`citecheck.embedders.onnx_sessions`). The products are exact either way: forcing the
+    option changes no reading, so a pair reads the same on every CPU."""
+    from citecheck.embedders import onnx_sessions
+
+    pairs = [
+        ("DocLayNet was annotated by 32 people over six months.", PASSAGE),
+        ("Thirty-two trained people annotated DocLayNet.", PASSAGE),
+    ]
+    ours = judge.engine.classify_pairs(pairs)
+    monkeypatch.setattr(onnx_sessions, "_checked", [True])
+    forced = SupportJudge().engine  # the shipped judge, loaded again
+    options = forced.session.get_session_options()
+    assert options.get_session_config_entry(onnx_sessions.PRECISION_OPTION) == "1"
+    assert (forced.classify_pairs(pairs) == ours).all()
+
+
 def test_a_reading_says_where_and_how_the_passage_was_cut(judge: SupportJudge) -> None:
     claim = "The annotators labelled eleven classes of layout element."
     long = " ".join(f"Filler sentence {i} says nothing of interest here." for i in range(400))

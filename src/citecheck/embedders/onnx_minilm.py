@@ -29,7 +29,6 @@ equal, so the two never share cached vectors.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citecheck.embedders.cache import CachedEmbedder, CachedModelEmbedder, ModelCall
+from citecheck.embedders.onnx_sessions import session_options, threads_allotted
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError
 
 if TYPE_CHECKING:
@@ -123,15 +123,6 @@ def _same(text: str) -> str:
 
 MINILM_FOLD = MiniLMFold()
 """The one :class:`MiniLMFold` both MiniLM embedders share."""
-
-
-def _threads_allotted() -> int | None:
-    """The threads this process was given, when its launcher says (``OMP_NUM_THREADS``: Ray
-    sets it to a worker's CPUs, Dask's workers and most batch schedulers too); ``None``: one a
-    core, onnxruntime's own choice. Two workers on two cores then run a thread each, not two
-    each competing for the same cores."""
-    value = os.environ.get("OMP_NUM_THREADS", "")
-    return int(value) if value.isdigit() and int(value) > 0 else None
 
 
 def _content_digest(path: Path) -> str:
@@ -242,11 +233,7 @@ class OnnxMiniLMEmbedder(CachedModelEmbedder):
         counting.no_padding()
         feeding = Tokenizer.from_str(counting.to_str())
         feeding.enable_truncation(_POSITIONS)
-        options = onnxruntime.SessionOptions()
-        threads = self.threads or _threads_allotted()
-        if threads:
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
+        options = session_options(self.threads or threads_allotted())
         try:
             session = onnxruntime.InferenceSession(
                 str(model_file), options, providers=["CPUExecutionProvider"]

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citecheck.embedders.onnx_sessions import session_options
 from citecheck.errors import BackendError, ConfigError, MissingDependencyError, ModelFileError
 
 if TYPE_CHECKING:
@@ -66,10 +67,7 @@ class OnnxCrossEncoder:
             ) from None
         self.tokenizer.no_truncation()
         self.tokenizer.no_padding()
-        options = onnxruntime.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
+        options = session_options(threads)  # exact 8-bit products on every CPU
         try:
             self.session = onnxruntime.InferenceSession(
                 os.fspath(model_file), options, providers=["CPUExecutionProvider"]
