@@ -132,6 +132,13 @@ def make_rows(out: Path, source: Path | None = None) -> Path:
     kept = [i for i in graph.initializer if i.name in used] + added
     del graph.initializer[:]
     graph.initializer.extend(kept)
+    return _saved(model, out)
+
+
+def _saved(model: Any, out: Path) -> Path:
+    """``model`` checked and written to ``out`` atomically (a partial file, then a rename)."""
+    import onnx
+
     onnx.checker.check_model(model)
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(f".{out.name}.part")
@@ -187,7 +194,6 @@ matrix of 127s (depth x columns)."""
 def make_probe(out: Path) -> Path:
     """Write the probe (see the module) to ``out``, atomically."""
     import numpy as np
-    import onnx
     from onnx import TensorProto, helper, numpy_helper
 
     weights = numpy_helper.from_array(
@@ -205,12 +211,7 @@ def make_probe(out: Path) -> Path:
         graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="citecheck"
     )
     model.ir_version = 8
-    onnx.checker.check_model(model)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(f".{out.name}.part")
-    onnx.save(model, str(partial))
-    partial.replace(out)
-    return out
+    return _saved(model, out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
